@@ -1,0 +1,68 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Waymark",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "waymark", targets: ["waymark"]),
+        .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
+        .library(name: "WaymarkMedia", targets: ["WaymarkMedia"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+    ],
+    targets: [
+        // Pure Swift, portable to Apple platforms: no C shim, no Linux-only API.
+        .target(
+            name: "WaymarkCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+
+        // System libraries, found through pkg-config; scripts/bootstrap installs them.
+        .systemLibrary(
+            name: "CExiv2", pkgConfig: "exiv2",
+            providers: [.apt(["libexiv2-dev"]), .brew(["exiv2"])]
+        ),
+        .systemLibrary(
+            name: "CZXing", pkgConfig: "zxing",
+            providers: [.apt(["libzxing-dev"]), .brew(["zxing-cpp"])]
+        ),
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
+        ),
+        // The one C++ shim: a plain C API over exiv2, zxing-cpp and libjpeg-turbo.
+        .target(
+            name: "CWaymarkMedia",
+            dependencies: ["CExiv2", "CZXing", "CTurboJPEG"]
+        ),
+        // Photos on disk: metadata, QR search, safe writing, the tagging pipeline.
+        .target(
+            name: "WaymarkMedia",
+            dependencies: [
+                "WaymarkCore", "CWaymarkMedia",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The command-line tool: argument parsing and printing only.
+        .executableTarget(
+            name: "waymark",
+            dependencies: [
+                "WaymarkCore", "WaymarkMedia",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore"]),
+        .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore"]),
+        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)
