@@ -1,10 +1,115 @@
+/*
+ * waymark_media.h — the plain C API of Waymark's one C++ shim.
+ *
+ * It wraps exiv2 (photo metadata), zxing-cpp (QR decoding) and libjpeg-turbo (scaled JPEG
+ * decoding). Every function catches every C++ exception and reports it as a non-zero return
+ * with a message in `err`. No function touches the file system except through the paths it
+ * is given; the Swift side (WaymarkMedia) owns safe writing.
+ */
 #ifndef WAYMARK_MEDIA_H
 #define WAYMARK_MEDIA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* Placeholder; the real API follows. */
-int wm_version(void);
+
+/** Bytes allocated by the shim; release with wm_buffer_free. */
+typedef struct wm_buffer {
+    uint8_t *data;
+    size_t size;
+} wm_buffer;
+
+void wm_buffer_free(wm_buffer *buffer);
+
+/** What Waymark needs to know of a photo's metadata. Strings are empty when absent. */
+typedef struct wm_info {
+    char date_time_original[32];
+    char subsec_time_original[16];
+    char offset_time_original[16];
+    char create_date[32];
+    char subsec_time_digitized[16];
+    char offset_time_digitized[16];
+    char make[64];
+    char model[64];
+    char mime_type[48];
+    int has_gps;            /* a GPSLatitude and GPSLongitude are present */
+    double gps_latitude;    /* signed degrees, valid when has_gps */
+    double gps_longitude;
+    int exif_writable;      /* exiv2 can write Exif into this format */
+    int is_jpeg;
+    int pixel_width;        /* of the main image when known, else 0 */
+    int pixel_height;
+} wm_info;
+
+/**
+ * Reads the metadata of a photo held in memory. When `preview` is not NULL and the file is not
+ * a JPEG, the largest embedded JPEG preview (RAW files carry one) is copied into it (data NULL
+ * when there is none). Returns 0, or -1 with a message in err.
+ */
+int wm_read_info(const uint8_t *data, size_t size, wm_info *info, wm_buffer *preview,
+                 char *err, size_t err_len);
+
+/** The position and time to write. */
+typedef struct wm_gps {
+    double latitude;        /* signed degrees */
+    double longitude;
+    int has_altitude;
+    double altitude;        /* metres, negative below sea level */
+    int has_accuracy;
+    double accuracy;        /* horizontal error, metres */
+    int year, month, day;   /* UTC date of the photo */
+    int hour, minute;
+    double second;          /* UTC time of day */
+} wm_gps;
+
+/** Returned by wm_write_gps when exiv2 could write the file but would damage some of its metadata. */
+enum { WM_UNSAFE = -2 };
+
+/**
+ * Writes the GPS tags of DESIGN §3.4 into a photo held in memory and returns the whole new file
+ * in `out`. Existing GPS tags are replaced (the caller decides whether to overwrite). Every other
+ * tag and the image data are left as they were: the result is read back and compared, and a file
+ * whose maker note holds sub-directories exiv2 cannot relocate is refused. Returns 0; WM_UNSAFE
+ * with the reason in err when writing would damage metadata (write a sidecar instead); or -1
+ * with a message in err.
+ */
+int wm_write_gps(const uint8_t *data, size_t size, const wm_gps *gps, wm_buffer *out,
+                 char *err, size_t err_len);
+
+/**
+ * Makes an XMP sidecar carrying the GPS position: updates `existing` (an earlier sidecar, or
+ * NULL/0) and returns the packet in `out`. Returns 0, or -1 with a message in err.
+ */
+int wm_make_sidecar(const uint8_t *existing, size_t existing_size, const wm_gps *gps,
+                    wm_buffer *out, char *err, size_t err_len);
+
+enum { WM_QR_MAX_RESULTS = 8, WM_QR_MAX_TEXT = 256 };
+
+typedef struct wm_qr_result {
+    int count;                                       /* QR codes read */
+    char texts[WM_QR_MAX_RESULTS][WM_QR_MAX_TEXT];   /* their UTF-8 text */
+    int decoded_width;                               /* size of the scaled image they were read in */
+    int decoded_height;
+    int decodes;                                     /* scaled decodes tried */
+} wm_qr_result;
+
+/**
+ * Looks for QR codes in a JPEG held in memory. The image is decoded in greyscale at reduced
+ * scale with libjpeg-turbo (never full size first): first so that its longer side is about
+ * `first_long_side` pixels, then twice that, and so on up to `max_long_side`, stopping at the
+ * first scale where a code is read. Returns 0 (result->count may be 0), or -1 with a message
+ * when the JPEG cannot be decoded.
+ */
+int wm_find_qr(const uint8_t *jpeg, size_t size, int first_long_side, int max_long_side,
+               wm_qr_result *result, char *err, size_t err_len);
+
+/** Looks for QR codes in an 8-bit greyscale image (for tests and non-JPEG sources). */
+int wm_find_qr_gray(const uint8_t *pixels, int width, int height, wm_qr_result *result,
+                    char *err, size_t err_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,101 @@
+// QR search: libjpeg-turbo decodes at reduced scale in greyscale, zxing-cpp reads the codes.
+#include "waymark_media.h"
+#include "Support.hpp"
+
+#define ZX_USE_UTF8 1  // text() returns UTF-8 std::string (zxing-cpp 1.4 transition switch)
+#include <ReadBarcode.h>
+#include <turbojpeg.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+using namespace waymark;
+
+namespace {
+
+struct Decompressor {
+    tjhandle handle = tjInitDecompress();
+    ~Decompressor() { if (handle != nullptr) tjDestroy(handle); }
+};
+
+/// Reads every QR code in a greyscale image into `result`; returns how many were read.
+int read_codes(const uint8_t *pixels, int width, int height, wm_qr_result *result) {
+    ZXing::DecodeHints hints;
+    hints.setFormats(ZXing::BarcodeFormat::QRCode);
+    hints.setTryHarder(true);
+    hints.setTryRotate(false);  // QR finder patterns are rotation-invariant already
+    hints.setMaxNumberOfSymbols(WM_QR_MAX_RESULTS);
+    ZXing::ImageView view(pixels, width, height, ZXing::ImageFormat::Lum);
+    ZXing::Results found = ZXing::ReadBarcodes(view, hints);
+    result->count = 0;
+    for (const ZXing::Result &code : found) {
+        if (!code.isValid() || result->count >= WM_QR_MAX_RESULTS) continue;
+        const std::string text = code.text();  // bound to a local: one string, one pair of iterators
+        copy_field(result->texts[result->count], text);
+        result->count++;
+    }
+    result->decoded_width = width;
+    result->decoded_height = height;
+    return result->count;
+}
+
+/// The smallest libjpeg-turbo scaling factor (≤ 1) whose longer side reaches `target`.
+tjscalingfactor factor_for(int long_side, int target) {
+    int count = 0;
+    tjscalingfactor *factors = tjGetScalingFactors(&count);
+    tjscalingfactor best{1, 1};
+    int best_side = long_side;
+    for (int i = 0; i < count; i++) {
+        const tjscalingfactor f = factors[i];
+        if (f.num > f.denom) continue;
+        int side = TJSCALED(long_side, f);
+        if (side >= target && side < best_side) { best = f; best_side = side; }
+    }
+    return best;
+}
+
+} // namespace
+
+extern "C" int wm_find_qr_gray(const uint8_t *pixels, int width, int height, wm_qr_result *result,
+                               char *err, size_t err_len) {
+    std::memset(result, 0, sizeof *result);
+    return guarded(err, err_len, "reading QR codes", [&] {
+        read_codes(pixels, width, height, result);
+        return 0;
+    });
+}
+
+extern "C" int wm_find_qr(const uint8_t *jpeg, size_t size, int first_long_side, int max_long_side,
+                          wm_qr_result *result, char *err, size_t err_len) {
+    std::memset(result, 0, sizeof *result);
+    return guarded(err, err_len, "decoding the JPEG", [&] {
+        Decompressor d;
+        if (d.handle == nullptr) throw std::runtime_error("libjpeg-turbo could not start");
+        int width = 0, height = 0, subsampling = 0, colorspace = 0;
+        if (tjDecompressHeader3(d.handle, jpeg, static_cast<unsigned long>(size), &width, &height,
+                                &subsampling, &colorspace) != 0)
+            throw std::runtime_error(tjGetErrorStr2(d.handle));
+        const int long_side = std::max(width, height);
+        if (max_long_side <= 0) max_long_side = long_side;
+        std::vector<uint8_t> pixels;
+        int last_denominator = 0, last_numerator = 0;
+        for (int target = std::max(first_long_side, 64);; target *= 2) {
+            tjscalingfactor f = factor_for(long_side, std::min(target, long_side));
+            if (f.num == last_numerator && f.denom == last_denominator) break;
+            int w = TJSCALED(width, f), h = TJSCALED(height, f);
+            if (std::max(w, h) > max_long_side && last_denominator != 0) break;
+            last_numerator = f.num;
+            last_denominator = f.denom;
+            pixels.resize(static_cast<size_t>(w) * h);
+            if (tjDecompress2(d.handle, jpeg, static_cast<unsigned long>(size), pixels.data(), w, 0, h,
+                              TJPF_GRAY, TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE) != 0 &&
+                tjGetErrorCode(d.handle) == TJERR_FATAL)
+                throw std::runtime_error(tjGetErrorStr2(d.handle));
+            result->decodes++;
+            if (read_codes(pixels.data(), w, h, result) > 0) break;
+            if (f.num == f.denom) break;
+        }
+        return 0;
+    });
+}

@@ -1,0 +1,81 @@
+internal import CWaymarkMedia
+import Foundation
+
+/// The metadata of a photo that geotagging needs, read with exiv2.
+public struct PhotoMetadata: Sendable, Equatable {
+    /// EXIF DateTimeOriginal ("YYYY:MM:DD HH:MM:SS"), the camera's naive local time of the shot.
+    public var dateTimeOriginal: String?
+    public var subSecTimeOriginal: String?
+    public var offsetTimeOriginal: String?
+    /// EXIF CreateDate (DateTimeDigitized), the fallback when DateTimeOriginal is missing.
+    public var createDate: String?
+    public var subSecTimeDigitized: String?
+    public var offsetTimeDigitized: String?
+    public var make: String?
+    public var model: String?
+    public var mimeType: String
+    /// The position already in the photo, if any.
+    public var existingPosition: (latitude: Double, longitude: Double)?
+    /// Whether exiv2 can write Exif into this format; when not, only a sidecar can carry GPS.
+    public var canWriteExif: Bool
+    public var isJPEG: Bool
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+
+    public static func == (a: PhotoMetadata, b: PhotoMetadata) -> Bool {
+        a.dateTimeOriginal == b.dateTimeOriginal && a.subSecTimeOriginal == b.subSecTimeOriginal
+            && a.offsetTimeOriginal == b.offsetTimeOriginal && a.createDate == b.createDate
+            && a.mimeType == b.mimeType && a.canWriteExif == b.canWriteExif
+            && a.existingPosition?.latitude == b.existingPosition?.latitude
+            && a.existingPosition?.longitude == b.existingPosition?.longitude
+    }
+
+    /// The capture time fields to use: DateTimeOriginal with its sub-seconds and offset, else CreateDate.
+    public var captureTimeFields: (dateTime: String, subSeconds: String?, offset: String?)? {
+        if let original = dateTimeOriginal { return (original, subSecTimeOriginal, offsetTimeOriginal) }
+        if let created = createDate { return (created, subSecTimeDigitized, offsetTimeDigitized) }
+        return nil
+    }
+
+    /// Reads a photo's metadata from its bytes; for a non-JPEG, also returns its largest embedded JPEG preview.
+    public static func read(_ data: Data, file: String, wantPreview: Bool = false) throws -> (PhotoMetadata, preview: Data?) {
+        var info = wm_info()
+        var preview = wm_buffer()
+        defer { wm_buffer_free(&preview) }
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
+            let base = bytes.bindMemory(to: UInt8.self).baseAddress
+            try withUnsafeMutablePointer(to: &preview) { previewPointer in
+                try callShim(file: file) { err, len in
+                    wm_read_info(base, bytes.count, &info, wantPreview ? previewPointer : nil, err, len)
+                }
+            }
+        }
+        let metadata = PhotoMetadata(
+            dateTimeOriginal: field(&info.date_time_original),
+            subSecTimeOriginal: field(&info.subsec_time_original),
+            offsetTimeOriginal: field(&info.offset_time_original),
+            createDate: field(&info.create_date),
+            subSecTimeDigitized: field(&info.subsec_time_digitized),
+            offsetTimeDigitized: field(&info.offset_time_digitized),
+            make: field(&info.make),
+            model: field(&info.model),
+            mimeType: field(&info.mime_type) ?? "application/octet-stream",
+            existingPosition: info.has_gps != 0 ? (info.gps_latitude, info.gps_longitude) : nil,
+            canWriteExif: info.exif_writable != 0,
+            isJPEG: info.is_jpeg != 0,
+            pixelWidth: Int(info.pixel_width),
+            pixelHeight: Int(info.pixel_height)
+        )
+        let previewData = preview.data.map { Data(bytes: $0, count: preview.size) }
+        return (metadata, previewData)
+    }
+}
+
+/// A C string field of a shim struct, nil when empty.
+func field<T>(_ tuple: inout T) -> String? {
+    let text = withUnsafeBytes(of: &tuple) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    return trimmed.isEmpty ? nil : trimmed
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Replaces files so that a crash at any moment leaves either the old or the new content, never a mix.
+///
+/// The new bytes go to a hidden temporary file in the same folder, are flushed to disk with
+/// fsync, get the original's permissions (and, when allowed, owner) and modification time, and
+/// are then renamed over the original; finally the folder itself is synced so the rename is durable.
+public enum SafeFile {
+    /// The marker in the names of temporary files; a crash can leave one behind, and `removeLeftovers` cleans them up.
+    public static let temporaryMarker = ".waymark-tmp-"
+
+    /// Atomically replaces (or creates) `url` with `data`.
+    /// - Parameters:
+    ///   - preservingAttributesOf: the file whose mode, owner and modification time the new file keeps (normally `url` itself).
+    ///   - durable: fsync the file and its folder (on by default; benchmarks and tests of durability keep it on).
+    public static func write(_ data: Data, to url: URL, preservingAttributesOf original: URL? = nil, durable: Bool = true) throws {
+        let name = url.lastPathComponent
+        let folder = url.deletingLastPathComponent()
+        let tmp = folder.appendingPathComponent(".\(name)\(temporaryMarker)\(UInt32.random(in: 0...UInt32.max))")
+        var info = stat()
+        let hasOriginal = original.map { stat($0.path, &info) == 0 } ?? false
+        let mode: mode_t = hasOriginal ? (info.st_mode & 0o7777) : 0o644
+        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_EXCL, mode)
+        guard fd >= 0 else { throw failure(name, "cannot create a temporary file in \(folder.path)") }
+        var closed = false
+        do {
+            defer { if !closed { close(fd) } }
+            try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw failure(name, "cannot write the new file")
+                    }
+                    offset += written
+                }
+            }
+            if hasOriginal {
+                _ = fchmod(fd, mode)  // open() applied the umask
+                if getuid() == 0 || info.st_uid != getuid() { _ = fchown(fd, info.st_uid, info.st_gid) }
+                var times = [timespec](repeating: timespec(), count: 2)
+                #if canImport(Darwin)
+                times[0] = info.st_atimespec
+                times[1] = info.st_mtimespec
+                #else
+                times[0] = info.st_atim
+                times[1] = info.st_mtim
+                #endif
+                guard futimens(fd, times) == 0 else { throw failure(name, "cannot keep the modification time") }
+            }
+            if durable, fsync(fd) != 0 { throw failure(name, "cannot flush the new file to disk") }
+            closed = true
+            guard close(fd) == 0 else { throw failure(name, "cannot close the new file") }
+            guard rename(tmp.path, url.path) == 0 else { throw failure(name, "cannot replace the original") }
+        } catch {
+            unlink(tmp.path)
+            throw error
+        }
+        if durable { syncFolder(folder) }
+    }
+
+    /// Removes temporary files that an interrupted run left in `folder`; returns their names.
+    @discardableResult
+    public static func removeLeftovers(in folder: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var removed: [String] = []
+        for name in names where name.hasPrefix(".") && name.contains(temporaryMarker) {
+            if unlink(folder.appendingPathComponent(name).path) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
+    private static func syncFolder(_ folder: URL) {
+        let fd = open(folder.path, O_RDONLY)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    private static func failure(_ name: String, _ what: String) -> MediaError {
+        let reason = String(cString: strerror(errno))
+        return MediaError(file: name, message: "\(what): \(reason). The original is unchanged; check free space and permissions, then run again.")
+    }
+}
