@@ -7,6 +7,7 @@
 #include <turbojpeg.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -40,17 +41,18 @@ int read_codes(const uint8_t *pixels, int width, int height, wm_qr_result *resul
     return result->count;
 }
 
-/// The smallest libjpeg-turbo scaling factor (≤ 1) whose longer side reaches `target`.
+/// The libjpeg-turbo scaling factor (≤ 1) whose longer side comes closest to `target`.
 tjscalingfactor factor_for(int long_side, int target) {
     int count = 0;
     tjscalingfactor *factors = tjGetScalingFactors(&count);
     tjscalingfactor best{1, 1};
-    int best_side = long_side;
+    double best_error = 1e300;
     for (int i = 0; i < count; i++) {
         const tjscalingfactor f = factors[i];
         if (f.num > f.denom) continue;
-        int side = TJSCALED(long_side, f);
-        if (side >= target && side < best_side) { best = f; best_side = side; }
+        const double side = TJSCALED(long_side, f);
+        const double error = std::fabs(std::log(side / target));
+        if (error < best_error) { best = f; best_error = error; }
     }
     return best;
 }
@@ -84,7 +86,7 @@ extern "C" int wm_find_qr(const uint8_t *jpeg, size_t size, int first_long_side,
             tjscalingfactor f = factor_for(long_side, std::min(target, long_side));
             if (f.num == last_numerator && f.denom == last_denominator) break;
             int w = TJSCALED(width, f), h = TJSCALED(height, f);
-            if (std::max(w, h) > max_long_side && last_denominator != 0) break;
+            if (std::max(w, h) > max_long_side * 1.1 && last_denominator != 0) break;
             last_numerator = f.num;
             last_denominator = f.denom;
             pixels.resize(static_cast<size_t>(w) * h);

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import WaymarkMedia
+
+@Suite("Finding QR codes in photos")
+struct QRScannerTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Makes a synthetic camera photo with scripts/make-photo (qrencode + ImageMagick + exiftool).
+    static func makePhoto(in folder: TemporaryFolder, name: String, time: String, payload: String?, size: String) throws -> URL {
+        let url = folder.url.appendingPathComponent(name)
+        var arguments = [packageRoot.appendingPathComponent("scripts/make-photo").path, url.path, time]
+        if let payload { arguments += [payload, size] } else { arguments += ["", size] }
+        try ExternalTool.run(arguments)
+        return url
+    }
+
+    @Test("a photographed, tilted, blurred and noisy QR code is read from a scaled decode")
+    func readsPhotographedCode() throws {
+        let folder = try TemporaryFolder()
+        let url = try Self.makePhoto(in: folder, name: "qr.jpg", time: "2019:08:01 11:10:02", payload: "1564650590-2OANEZK7Q1XD", size: "2400x1800")
+        let result = try QRScanner().scan(jpeg: try Data(contentsOf: url), file: "qr.jpg")
+        #expect(result.texts == ["1564650590-2OANEZK7Q1XD"])
+        // Never a full-size decode first: the code was found in an image smaller than the photo.
+        #expect(max(result.decodedSize.width, result.decodedSize.height) < 2400)
+    }
+
+    @Test("a photo without a code yields nothing, after trying more than one scale")
+    func noCode() throws {
+        let folder = try TemporaryFolder()
+        let url = try Self.makePhoto(in: folder, name: "plain.jpg", time: "2019:08:01 11:10:02", payload: nil, size: "2400x1800")
+        let result = try QRScanner().scan(jpeg: try Data(contentsOf: url), file: "plain.jpg")
+        #expect(result.texts.isEmpty)
+        #expect(result.decodes >= 2)
+    }
+
+    @Test("a truncated or non-JPEG file is an error naming the file", arguments: [Data(), Data("GIF89a".utf8)])
+    func brokenJPEG(data: Data) throws {
+        let error = #expect(throws: MediaError.self) { try QRScanner().scan(jpeg: data, file: "x.jpg") }
+        #expect(error?.file == "x.jpg")
+    }
+
+    @Test("a JPEG cut off in its image data still gives what it shows, without crashing")
+    func truncatedImageData() throws {
+        let folder = try TemporaryFolder()
+        let url = try Self.makePhoto(in: folder, name: "qr.jpg", time: "2019:08:01 11:10:02", payload: "1564650590-2OANEZK7Q1XD", size: "1600x1200")
+        let data = try Data(contentsOf: url)
+        _ = try? QRScanner().scan(jpeg: data.prefix(data.count / 3), file: "qr.jpg")
+    }
+}
