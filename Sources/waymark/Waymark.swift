@@ -2,5 +2,9 @@ import ArgumentParser
 
 @main
 struct Waymark: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Geotag photos from a recorded route.")
+    static let configuration = CommandConfiguration(
+        commandName: "waymark",
+        abstract: "Geotag photos from a camera without GPS, using a route recorded on a phone or GPS receiver.",
+        subcommands: [Tag.self, QRScan.self]
+    )
 }

@@ -1,0 +1,106 @@
+import Foundation
+import WaymarkCore
+
+extension Geotagger {
+    /// Places one photo on the route and writes its GPS tags (or sidecar), returning what happened.
+    static func tag(_ photo: InspectedPhoto, clock: ClockCorrection, correlator: Correlator, options: GeotagOptions) -> PhotoReport {
+        var report = PhotoReport(file: photo.displayName, status: .failed)
+        guard let metadata = photo.metadata else {
+            report.reason = photo.error ?? "cannot be read"
+            return report
+        }
+        guard let camera = photo.camera, let fields = metadata.captureTimeFields else {
+            report.status = .noCaptureTime
+            report.reason = "has no DateTimeOriginal or CreateDate; its time is not guessed"
+            return report
+        }
+        report.captureTime = fields.dateTime + (fields.subSeconds.map { ".\($0)" } ?? "") + (fields.offset ?? "")
+        let utc = clock.utc(for: camera)
+        report.utcTime = iso8601(utc)
+        let placement = correlator.place(utc)
+        guard let fix = placement.fix else {
+            report.status = .outsideRoute
+            (report.reason, report.secondsFromRoute) = explain(placement)
+            return report
+        }
+        report.latitude = fix.latitude
+        report.longitude = fix.longitude
+        report.altitude = fix.altitude
+        report.accuracy = fix.accuracy
+        if let existing = metadata.existingPosition, !options.overwrite {
+            report.status = .keptExistingGPS
+            report.latitude = existing.latitude
+            report.longitude = existing.longitude
+            report.altitude = nil
+            report.accuracy = nil
+            report.reason = "already has GPS; --overwrite replaces it"
+            return report
+        }
+        report.status = .tagged
+        if case .nearestEnd(_, let distance) = placement {
+            report.reason = "\(describeDuration(distance)) beyond the end of a track; placed at its end fix"
+        }
+        let tags = GPSTags(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude, accuracy: fix.accuracy, time: utc)
+        var useSidecar = options.sidecar
+        if !useSidecar && !metadata.canWriteExif {
+            useSidecar = true
+            report.reason = "exiv2 cannot write \(metadata.mimeType) files; the position is in the XMP sidecar"
+        }
+        do {
+            if !useSidecar {
+                do {
+                    let original = try Data(contentsOf: photo.url)
+                    let tagged = try tags.written(into: original, file: photo.displayName)
+                    if !options.dryRun { try SafeFile.write(tagged, to: photo.url, preservingAttributesOf: photo.url) }
+                } catch let error as MediaError where error.wouldDamageMetadata {
+                    useSidecar = true
+                    report.reason = "\(error.message); the position is in the XMP sidecar and the photo is untouched"
+                }
+            }
+            if useSidecar {
+                let sidecarURL = URL(fileURLWithPath: photo.url.path + ".xmp")
+                let existing = try? Data(contentsOf: sidecarURL)
+                let packet = try tags.sidecar(updating: existing, file: photo.displayName + ".xmp")
+                if !options.dryRun { try SafeFile.write(packet, to: sidecarURL, preservingAttributesOf: existing == nil ? nil : sidecarURL) }
+                report.sidecar = true
+            }
+            report.written = !options.dryRun
+        } catch let error as MediaError {
+            report.status = .failed
+            report.reason = error.message
+        } catch {
+            report.status = .failed
+            report.reason = "cannot be read again for writing: \(error.localizedDescription)"
+        }
+        return report
+    }
+
+    /// Says why a photo is off the route, with the time to the nearest fix.
+    static func explain(_ placement: Placement) -> (String, Double?) {
+        func hint(_ seconds: Double) -> String {
+            seconds >= 30 * 60 ? " — is the camera set to another time zone, or its clock wrong?" : ""
+        }
+        switch placement {
+        case .beforeRoute(let seconds):
+            return ("taken \(describeDuration(seconds)) before the route started\(hint(seconds))", seconds)
+        case .afterRoute(let seconds):
+            return ("taken \(describeDuration(seconds)) after the route ended\(hint(seconds))", seconds)
+        case .inPause(let after, let before):
+            return ("taken during a pause in recording, \(describeDuration(after)) after one track ended and \(describeDuration(before)) before the next began", min(after, before))
+        case .inGap(let before, let after):
+            return ("falls in a gap between two fixes \(describeDuration(before + after)) apart (more than --max-gap); nearest fix \(describeDuration(min(before, after))) away", min(before, after))
+        case .interpolated, .nearestEnd:
+            return ("placed", 0)
+        }
+    }
+
+    /// "2019-08-01T09:09:50.250Z"
+    static func iso8601(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
+        let millis = Int((Double(c.nanosecond ?? 0) / 1e6).rounded())
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0,
+                      c.hour ?? 0, c.minute ?? 0, c.second ?? 0, min(millis, 999))
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The few terminal facts and effects the CLI needs.
+enum Terminal {
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    /// Reads a line from the terminal without echoing it (for passphrases).
+    static func readSecret(prompt: String) -> String? {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        var saved = termios()
+        let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
+        if canHide {
+            var hidden = saved
+            hidden.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden)
+        }
+        defer {
+            if canHide { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return readLine(strippingNewline: true)
+    }
+}
+
+/// A one-line progress bar on standard output, redrawn in place; silent when stdout is not a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
+    private let enabled: Bool
+    private var lastDraw = Date.distantPast
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ label: String, done: Int, total: Int) {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
+        let now = Date()
+        guard done == total || now.timeIntervalSince(lastDraw) > 0.05 else { return }
+        lastDraw = now
+        let width = 30
+        let filled = total > 0 ? width * done / total : width
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        print("\r\u{1B}[2K\(label) \(bar) \(done)/\(total)", terminator: "")
+        fflush(stdout)
+    }
+
+    func finish() {
+        guard enabled else { return }
+        lock.lock(); defer { lock.unlock() }
+        print("\r\u{1B}[2K", terminator: "")
+        fflush(stdout)
+    }
+}
