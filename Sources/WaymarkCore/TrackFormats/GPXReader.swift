@@ -20,7 +20,7 @@ enum GPXReader {
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = delegate
-        try XMLSupport.run(parser, fileName: fileName, formatName: "GPX XML") { delegate.error }
+        try XMLSupport.run(parser, data: data, fileName: fileName, formatName: "GPX XML", delegateError: { delegate.error }, openElements: { delegate.openElementCount })
         return try delegate.tracks()
     }
 }
@@ -60,6 +60,9 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
     private var waypointCount = 0
 
     init(fileName: String) { self.fileName = fileName }
+
+    /// Elements opened but not yet closed; non-zero after the parse means the file was cut off.
+    var openElementCount: Int { path.count }
 
     func tracks() throws -> [Track] {
         if trackPointCount > 0 && timedTrackPointCount * 2 < trackPointCount {

@@ -17,7 +17,7 @@ enum KMLReader {
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = delegate
-        try XMLSupport.run(parser, fileName: fileName, formatName: "KML XML") { delegate.error }
+        try XMLSupport.run(parser, data: data, fileName: fileName, formatName: "KML XML", delegateError: { delegate.error }, openElements: { delegate.openElementCount })
         let tracks = delegate.finish()
         guard tracks.contains(where: { !$0.fixes.isEmpty }) else {
             throw TrackFormatError(
@@ -56,6 +56,9 @@ private final class KMLParserDelegate: NSObject, XMLParserDelegate {
     private var result: [Track] = []
 
     init(fileName: String) { self.fileName = fileName }
+
+    /// Elements opened but not yet closed; non-zero after the parse means the file was cut off.
+    var openElementCount: Int { path.count }
 
     func finish() -> [Track] {
         endPlacemarkRun()

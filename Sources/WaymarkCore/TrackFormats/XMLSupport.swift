@@ -21,9 +21,18 @@ enum XMLSupport {
     /// Runs `parser`; turns a syntax error into a `TrackFormatError` that names the line.
     ///
     /// `delegateError` is the error the delegate stopped the parse for, if any; it wins.
-    static func run(_ parser: XMLParser, fileName: String, formatName: String, delegateError: () -> TrackFormatError?) throws {
+    /// `openElements` is how many elements the delegate saw opened but not closed: some
+    /// `XMLParser` implementations accept a document that simply stops, so a truncated file
+    /// is caught here.
+    static func run(_ parser: XMLParser, data: Data, fileName: String, formatName: String, delegateError: () -> TrackFormatError?, openElements: () -> Int) throws {
         let ok = parser.parse()
         if let error = delegateError() { throw error }
+        if ok && openElements() > 0 {
+            throw TrackFormatError(
+                file: fileName, line: lineCount(data),
+                message: "ends before its XML is complete (\(openElements()) elements are still open) — the file looks truncated; copy or export it again"
+            )
+        }
         guard ok else {
             let reason = parser.parserError.map(describe) ?? "unknown XML error"
             let line = parser.lineNumber > 0 ? parser.lineNumber : nil
@@ -32,6 +41,14 @@ enum XMLSupport {
                 message: "is not well-formed \(formatName) (\(reason)) — the file looks truncated or damaged; copy or export it again"
             )
         }
+    }
+
+    /// The number of the last line of `data`.
+    static func lineCount(_ data: Data) -> Int {
+        var lines = 1
+        for byte in data where byte == 0x0A { lines += 1 }
+        if data.last == 0x0A { lines -= 1 }
+        return max(lines, 1)
     }
 
     private static func describe(_ error: Error) -> String {
