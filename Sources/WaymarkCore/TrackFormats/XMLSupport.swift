@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Shared plumbing for the XML track readers.
+enum XMLSupport {
+    /// The file's bytes without a UTF-8 byte-order mark (some XML parsers choke on it).
+    static func withoutBOM(_ data: Data) -> Data {
+        data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
+    }
+
+    /// The name without its namespace prefix: `gx:Track` → `Track`.
+    static func localName(_ qualifiedName: String) -> Substring {
+        if let colon = qualifiedName.lastIndex(of: ":") {
+            return qualifiedName[qualifiedName.index(after: colon)...]
+        }
+        return Substring(qualifiedName)
+    }
+
+    /// Runs `parser`; turns a syntax error into a `TrackFormatError` that names the line.
+    ///
+    /// `delegateError` is the error the delegate stopped the parse for, if any; it wins.
+    /// `openElements` is how many elements the delegate saw opened but not closed: some
+    /// `XMLParser` implementations accept a document that simply stops, so a truncated file
+    /// is caught here.
+    static func run(_ parser: XMLParser, data: Data, fileName: String, formatName: String, delegateError: () -> TrackFormatError?, openElements: () -> Int) throws {
+        let ok = parser.parse()
+        if let error = delegateError() { throw error }
+        if ok && openElements() > 0 {
+            throw TrackFormatError(
+                file: fileName, line: lineCount(data),
+                message: "ends before its XML is complete (\(openElements()) elements are still open) — the file looks truncated; copy or export it again"
+            )
+        }
+        guard ok else {
+            let reason = parser.parserError.map(describe) ?? "unknown XML error"
+            let line = parser.lineNumber > 0 ? parser.lineNumber : nil
+            throw TrackFormatError(
+                file: fileName, line: line,
+                message: "is not well-formed \(formatName) (\(reason)) — the file looks truncated or damaged; copy or export it again"
+            )
+        }
+    }
+
+    /// The number of the last line of `data`.
+    static func lineCount(_ data: Data) -> Int {
+        var lines = 1
+        for byte in data where byte == 0x0A { lines += 1 }
+        if data.last == 0x0A { lines -= 1 }
+        return max(lines, 1)
+    }
+
+    private static func describe(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let detail = nsError.userInfo["NSDebugDescription"] as? String, !detail.isEmpty {
+            return detail.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if let code = XMLParser.ErrorCode(rawValue: nsError.code) {
+            return "XML error \(code.rawValue)"
+        }
+        return nsError.localizedDescription
+    }
+}
