@@ -1,0 +1,70 @@
+import Foundation
+
+/// Distances on the WGS-84 ellipsoid.
+public enum Geodesy {
+    /// The geodesic distance in metres between two points on the WGS-84 ellipsoid.
+    ///
+    /// Uses Vincenty's inverse formula (1975), accurate to well under a millimetre for
+    /// ordinary lines. For nearly antipodal points, where Vincenty's iteration does not
+    /// converge, the result falls back to the last iterate and may be off by up to a few
+    /// kilometres; no photo track has such lines.
+    ///
+    /// - Parameters:
+    ///   - a: Latitude and longitude in degrees.
+    ///   - b: Latitude and longitude in degrees.
+    public static func distance(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double)) -> Double {
+        distance(a, b, on: .wgs84)
+    }
+
+    /// The geodesic distance in metres on the given ellipsoid (Vincenty's inverse formula).
+    static func distance(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double), on ellipsoid: Ellipsoid) -> Double {
+        let f = ellipsoid.flattening
+        let semiMajor = ellipsoid.semiMajorAxis
+        let semiMinor = semiMajor * (1 - f)
+        let radians = Double.pi / 180
+
+        let longitudeDifference = remainder((b.lon - a.lon), 360) * radians
+        let u1 = atan((1 - f) * tan(a.lat * radians))
+        let u2 = atan((1 - f) * tan(b.lat * radians))
+        let sinU1 = sin(u1), cosU1 = cos(u1)
+        let sinU2 = sin(u2), cosU2 = cos(u2)
+
+        var lambda = longitudeDifference
+        var sinSigma = 0.0, cosSigma = 0.0, sigma = 0.0
+        var cosSqAlpha = 0.0, cos2SigmaM = 0.0
+        for _ in 0..<1000 {
+            let sinLambda = sin(lambda), cosLambda = cos(lambda)
+            let t1 = cosU2 * sinLambda
+            let t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda
+            sinSigma = (t1 * t1 + t2 * t2).squareRoot()
+            if sinSigma == 0 { return 0 }  // coincident points
+            cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda
+            sigma = atan2(sinSigma, cosSigma)
+            let sinAlpha = cosU1 * cosU2 * sinLambda / sinSigma
+            cosSqAlpha = 1 - sinAlpha * sinAlpha
+            // On the equator cosSqAlpha is 0 and cos2SigmaM is undefined; its term vanishes.
+            cos2SigmaM = cosSqAlpha == 0 ? 0 : cosSigma - 2 * sinU1 * sinU2 / cosSqAlpha
+            let c = f / 16 * cosSqAlpha * (4 + f * (4 - 3 * cosSqAlpha))
+            let previous = lambda
+            lambda = longitudeDifference + (1 - c) * f * sinAlpha
+                * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)))
+            if abs(lambda - previous) < 1e-12 { break }
+        }
+
+        let uSq = cosSqAlpha * (semiMajor * semiMajor - semiMinor * semiMinor) / (semiMinor * semiMinor)
+        let bigA = 1 + uSq / 16384 * (4096 + uSq * (-768 + uSq * (320 - 175 * uSq)))
+        let bigB = uSq / 1024 * (256 + uSq * (-128 + uSq * (74 - 47 * uSq)))
+        let deltaSigma = bigB * sinSigma * (cos2SigmaM + bigB / 4 * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
+            - bigB / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
+        return semiMinor * bigA * (sigma - deltaSigma)
+    }
+
+    /// A reference ellipsoid: semi-major axis in metres and flattening.
+    struct Ellipsoid: Sendable {
+        var semiMajorAxis: Double
+        var flattening: Double
+
+        /// WGS-84, the datum of GPS and of the GPS tags Waymark writes.
+        static let wgs84 = Ellipsoid(semiMajorAxis: 6_378_137, flattening: 1 / 298.257223563)
+    }
+}
