@@ -38,7 +38,7 @@ extension Geotagger {
         }
         let dated = photos.compactMap(\.camera)
         if !dated.isEmpty, dated.allSatisfy({ $0.utcOffset != nil }) {
-            return (ClockCorrection.cameraOffsets, [])
+            return (try ClockSync.cameraOffsets(), [])
         }
         let searched = photos.filter { $0.metadata != nil }.count
         throw GeotagError("""

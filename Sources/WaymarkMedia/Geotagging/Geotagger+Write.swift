@@ -89,6 +89,8 @@ extension Geotagger {
             return ("taken during a pause in recording, \(describeDuration(after)) after one track ended and \(describeDuration(before)) before the next began", min(after, before))
         case .inGap(let before, let after):
             return ("falls in a gap between two fixes \(describeDuration(before + after)) apart (more than --max-gap); nearest fix \(describeDuration(min(before, after))) away", min(before, after))
+        case .emptyRoute:
+            return ("the route has no fixes", nil)
         case .interpolated, .nearestEnd:
             return ("placed", 0)
         }

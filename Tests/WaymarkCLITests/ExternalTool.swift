@@ -1,0 +1,75 @@
+import Foundation
+
+/// Runs tools nobody here wrote (exiftool, exiv2, ImageMagick, qrencode) to check Waymark's output.
+enum ExternalTool {
+    struct Failure: Error, CustomStringConvertible {
+        var command: [String]
+        var status: Int32
+        var stderr: String
+        var description: String { "\(command.joined(separator: " ")) exited \(status): \(stderr)" }
+    }
+
+    /// Runs a command found on PATH and returns its standard output; throws when it fails.
+    @discardableResult
+    static func run(_ arguments: [String], allowFailure: Bool = false) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if process.terminationStatus != 0 && !allowFailure {
+            throw Failure(command: arguments, status: process.terminationStatus, stderr: String(decoding: errors, as: UTF8.self))
+        }
+        return output
+    }
+
+    /// Every tag exiftool reports for a file, as "Group:Tag" → value (numeric values with -n).
+    static func exiftoolTags(_ url: URL) throws -> [String: String] {
+        let json = try run(["exiftool", "-j", "-a", "-G1", "-n", "-u", url.path])
+        let array = try JSONSerialization.jsonObject(with: json) as? [[String: Any]]
+        var tags: [String: String] = [:]
+        for (key, value) in array?.first ?? [:] { tags[key] = "\(value)" }
+        return tags
+    }
+}
+
+/// A fresh temporary folder, removed when the value is dropped by the test.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-test-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Copies a fixture into the folder and returns the copy's URL.
+    func copy(fixture relativePath: String, as name: String? = nil) throws -> URL {
+        let source = Fixtures.url(relativePath)
+        let target = url.appendingPathComponent(name ?? source.lastPathComponent)
+        try FileManager.default.copyItem(at: source, to: target)
+        return target
+    }
+}
+
+/// The bytes of a JPEG from its first SOS marker on: the entropy-coded image data.
+func jpegImageData(_ data: Data) -> Data? {
+    let bytes = [UInt8](data)
+    guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+    var index = 2
+    while index + 4 <= bytes.count {
+        guard bytes[index] == 0xFF else { return nil }
+        let marker = bytes[index + 1]
+        if marker == 0xDA { return Data(bytes[index...]) }
+        if marker == 0xFF { index += 1; continue }
+        let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+        index += 2 + length
+    }
+    return nil
+}

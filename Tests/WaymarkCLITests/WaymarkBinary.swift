@@ -1,0 +1,87 @@
+import Foundation
+
+/// The built `waymark` executable, run as a user would run it.
+enum WaymarkBinary {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `WAYMARK_BINARY`, else the `waymark` beside the test bundle (swift build puts both in one folder).
+    static let url: URL = {
+        if let path = ProcessInfo.processInfo.environment["WAYMARK_BINARY"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("waymark")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return packageRoot.appendingPathComponent(".build/debug/waymark")
+    }()
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs waymark to completion with extra environment variables and no terminal.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = start(arguments, environment: environment)
+        let out = process.standardOutput as! Pipe, err = process.standardError as! Pipe
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// A configured but not yet started waymark process (for tests that kill it).
+    static func start(_ arguments: [String], environment: [String: String] = [:]) -> Process {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["WAYMARK_PASSPHRASE"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        return process
+    }
+
+    /// The JSON lines of `waymark tag --json`, by file name (last path component).
+    static func reports(_ output: Output) throws -> [String: [String: Any]] {
+        var reports: [String: [String: Any]] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+            let file = (object["file"] as? String ?? "") as NSString
+            reports[file.lastPathComponent] = object
+        }
+        return reports
+    }
+}
+
+extension ExternalTool {
+    /// Sets a photo's DateTimeOriginal (and sub-seconds) the way a camera writes them.
+    static func setCaptureTime(_ url: URL, _ dateTime: String, subSeconds: String? = nil) throws {
+        var arguments = ["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=\(dateTime)"]
+        if let subSeconds { arguments.append("-SubSecTimeOriginal=\(subSeconds)") }
+        try run(arguments + [url.path])
+    }
+
+    /// Makes a synthetic camera photo with scripts/make-photo.
+    static func makePhoto(_ url: URL, time: String, payload: String? = nil, size: String) throws {
+        try run([WaymarkBinary.packageRoot.appendingPathComponent("scripts/make-photo").path, url.path, time, payload ?? "", size])
+    }
+
+    /// The GPS position exiftool reads from a photo or sidecar, signed degrees.
+    static func position(_ url: URL) throws -> (latitude: Double, longitude: Double)? {
+        let tags = try exiftoolTags(url)
+        func value(_ name: String) -> Double? {
+            tags.first { $0.key.hasSuffix(":\(name)") && !$0.key.hasPrefix("Composite") }.flatMap { Double($0.value) }
+        }
+        guard var lat = value("GPSLatitude"), var lon = value("GPSLongitude") else { return nil }
+        if tags.first(where: { $0.key.hasSuffix(":GPSLatitudeRef") })?.value == "S" { lat = -abs(lat) }
+        if tags.first(where: { $0.key.hasSuffix(":GPSLongitudeRef") })?.value == "W" { lon = -abs(lon) }
+        return (lat, lon)
+    }
+}
