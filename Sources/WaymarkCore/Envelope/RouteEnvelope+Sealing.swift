@@ -1,0 +1,102 @@
+import Crypto
+import CryptoExtras
+import Foundation
+
+extension RouteEnvelope {
+    /// Encrypts a route with a passphrase, bound to the route's QR nonce (DESIGN §3.2).
+    ///
+    /// Salt and IV are fresh random bytes. scrypt at the default cost takes a noticeable
+    /// fraction of a second and about 128 MiB of memory.
+    ///
+    /// - Parameters:
+    ///   - route: The route; its fixes are written in the order given.
+    ///   - passphrase: The photographer's passphrase (NFC-normalised before use).
+    ///   - nonce: The QR nonce; the route opens only together with it.
+    ///   - kdf: The key derivation to use.
+    public static func seal(_ route: Route, passphrase: String, nonce: String, kdf: KDFChoice = .scrypt()) throws -> RouteEnvelope {
+        var generator = SystemRandomNumberGenerator()
+        let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let iv = Data((0..<12).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let parameters: KDF
+        switch kdf {
+        case let .scrypt(n, r, p): parameters = .scrypt(n: n, r: r, p: p, salt: salt)
+        case let .pbkdf2(iterations): parameters = .pbkdf2(iterations: iterations, salt: salt)
+        }
+        return try seal(plaintext: RoutePlaintext.encode(route), passphrase: passphrase, nonce: nonce, kdf: parameters, iv: iv)
+    }
+
+    /// Encrypts plaintext with fixed KDF parameters and IV (for known-answer tests).
+    static func seal(plaintext: Data, passphrase: String, nonce: String, kdf: KDF, iv: Data) throws -> RouteEnvelope {
+        let master = try Self.masterKey(passphrase: passphrase, kdf: kdf)
+        let box = try AES.GCM.seal(plaintext, using: RouteKeys.encryptionKey(master: master),
+                                   nonce: AES.GCM.Nonce(data: iv), authenticating: RouteKeys.associatedData(nonce: nonce))
+        return RouteEnvelope(kdf: kdf, iv: iv, ct: box.ciphertext + box.tag)
+    }
+
+    /// Decrypts the route with the photographer's passphrase and the nonce from the QR photo.
+    ///
+    /// - Throws: ``RouteEnvelopeError/cannotOpen`` when the passphrase or the nonce do not
+    ///   match this route; ``RouteEnvelopeError/malformedPlaintext(path:reason:)`` if it opens
+    ///   but holds no route.
+    public func open(passphrase: String, nonce: String) throws -> Route {
+        try open(master: masterKey(passphrase: passphrase), nonce: nonce)
+    }
+
+    /// Decrypts the route with an already derived master key (see ``masterKey(passphrase:)``).
+    public func open(master: SymmetricKey, nonce: String) throws -> Route {
+        var route = try RoutePlaintext.decode(openPlaintext(master: master, nonce: nonce))
+        if route.nonce == nil { route.nonce = nonce }
+        return route
+    }
+
+    /// The decrypted plaintext bytes.
+    func openPlaintext(master: SymmetricKey, nonce: String) throws -> Data {
+        guard ct.count >= 16, let box = try? AES.GCM.SealedBox(
+            nonce: AES.GCM.Nonce(data: iv), ciphertext: ct.prefix(ct.count - 16), tag: ct.suffix(16)) else {
+            throw RouteEnvelopeError.malformed(field: "ct", reason: "is too short to hold the 16-byte tag")
+        }
+        do {
+            return try AES.GCM.open(box, using: RouteKeys.encryptionKey(master: master),
+                                    authenticating: RouteKeys.associatedData(nonce: nonce))
+        } catch {
+            throw RouteEnvelopeError.cannotOpen
+        }
+    }
+
+    /// The master key this envelope's KDF derives from a passphrase.
+    ///
+    /// Deriving it is deliberately slow; derive it once to both open a route and compute its
+    /// delete token (``RouteKeys/deleteToken(master:)``).
+    public func masterKey(passphrase: String) throws -> SymmetricKey {
+        try Self.masterKey(passphrase: passphrase, kdf: kdf)
+    }
+
+    /// `master` of DESIGN §3.2: scrypt or PBKDF2-HMAC-SHA256 over the NFC-normalised passphrase, 32 bytes.
+    static func masterKey(passphrase: String, kdf: KDF) throws -> SymmetricKey {
+        let secret = Data(passphrase.precomposedStringWithCanonicalMapping.utf8)
+        guard !secret.isEmpty else { throw RouteEnvelopeError.emptyPassphrase }
+        switch kdf {
+        case let .scrypt(n, r, p, salt):
+            guard n >= 2, n & (n - 1) == 0, r >= 1, p >= 1, !salt.isEmpty else {
+                throw RouteEnvelopeError.unsupportedKDF("scrypt needs n a power of two and r, p at least 1, with a salt")
+            }
+            return try scrypt(secret, salt: salt, n: n, r: r, p: p)
+        case let .pbkdf2(iterations, salt):
+            guard iterations >= 1, !salt.isEmpty else {
+                throw RouteEnvelopeError.unsupportedKDF("PBKDF2 needs at least one iteration and a salt")
+            }
+            return try CryptoExtras.KDF.Insecure.PBKDF2.deriveKey(from: secret, salt: salt, using: .sha256,
+                                                     outputByteCount: 32, unsafeUncheckedRounds: iterations)
+        }
+    }
+
+    /// swift-crypto's scrypt, with the memory limit scrypt needs for these parameters.
+    private static func scrypt(_ secret: Data, salt: Data, n: Int, r: Int, p: Int) throws -> SymmetricKey {
+        do {
+            return try CryptoExtras.KDF.Scrypt.deriveKey(from: secret, salt: salt, outputByteCount: 32, rounds: n,
+                                                         blockSize: r, parallelism: p, maxMemory: 128 * r * (n + p + 2))
+        } catch {
+            throw RouteEnvelopeError.unsupportedKDF("scrypt with n = \(n), r = \(r), p = \(p) failed (\(error))")
+        }
+    }
+}
