@@ -49,14 +49,12 @@ final class ProgressBar: @unchecked Sendable {
         let width = 30
         let filled = total > 0 ? width * done / total : width
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        print("\r\u{1B}[2K\(label) \(bar) \(done)/\(total)", terminator: "")
-        fflush(stdout)
+        FileHandle.standardOutput.write(Data("\r\u{1B}[2K\(label) \(bar) \(done)/\(total)".utf8))
     }
 
     func finish() {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }
-        print("\r\u{1B}[2K", terminator: "")
-        fflush(stdout)
+        FileHandle.standardOutput.write(Data("\r\u{1B}[2K".utf8))
     }
 }
