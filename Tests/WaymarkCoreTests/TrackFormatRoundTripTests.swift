@@ -69,4 +69,15 @@ struct TrackFormatRoundTripTests {
             #expect(read.first?.fixes.last.map { $0.isClose(to: fixes[fixes.count - 1]) } == true, "\(format)")
         }
     }
+
+    @Test("A GPX file above 10 MB (100,000 points) reads: XML is fed to the parser in chunks")
+    func gpxAboveTenMegabytes() throws {
+        let fixes = (0..<100_000).map { i in
+            Fix(latitude: 46 + Double(i) * 1e-6, longitude: 14, altitude: 500, accuracy: 5, time: Date(timeIntervalSince1970: 1_700_000_000 + Double(i)))
+        }
+        let data = TrackFile.write([Track(fixes: fixes)], as: .gpx)
+        #expect(data.count > 10_000_000)
+        let read = try TrackFile.read(data, fileName: "big.gpx")
+        #expect(read.first?.fixes.count == fixes.count)
+    }
 }

@@ -19,6 +19,32 @@ struct TrackFormatTests {
         }
     }
 
+    /// Fixtures that hold no usable track, and the words their error must contain.
+    static let refused: [String: String] = [
+        "cerknicko-without-times.gpx": "<time>",      // 291 of 296 track points lost their times
+        "holux-gm-210.log": "no fix with a date",     // receiver never got a fix (status V, quality 0)
+        "GPSmap-76S.log": "no fix with a date",       // receiver in simulator mode
+    ]
+
+    @Test("Every shared fixture reads into non-empty, sorted tracks, or is refused with a clear reason")
+    func readEveryFixture() throws {
+        for folder in ["tracks", "nmea"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: Fixtures.url(folder).path).sorted() {
+                do {
+                    let tracks = try TrackFile.read(contentsOf: Fixtures.url("\(folder)/\(name)"))
+                    #expect(Self.refused[name] == nil, "\(name) should have been refused")
+                    #expect(!tracks.isEmpty && tracks.allSatisfy { !$0.fixes.isEmpty }, "\(name)")
+                    #expect(tracks.allSatisfy { zip($0.fixes, $0.fixes.dropFirst()).allSatisfy { $0.time <= $1.time } }, "\(name)")
+                    #expect(zip(tracks, tracks.dropFirst()).allSatisfy { ($0.start ?? .distantPast) <= ($1.start ?? .distantPast) }, "\(name)")
+                } catch let error as TrackFormatError {
+                    let expected = try #require(Self.refused[name], "\(name) failed: \(error)")
+                    #expect(error.message.contains(expected), "\(name): \(error)")
+                    #expect(error.file == name)
+                }
+            }
+        }
+    }
+
     @Test("Content wins over the extension; the extension is the fallback", arguments: [
         ("<?xml version=\"1.0\"?><kml>", "x.gpx", TrackFormat.kml),
         ("  {\"type\":\"Feature\"}", "x.txt", .geoJSON),

@@ -16,9 +16,7 @@ import FoundationXML
 enum GPXReader {
     static func read(_ data: Data, fileName: String) throws -> [Track] {
         let delegate = GPXParserDelegate(fileName: fileName)
-        let parser = XMLParser(data: XMLSupport.withoutBOM(data))
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
+        let parser = XMLSupport.parser(for: data)
         parser.delegate = delegate
         try XMLSupport.run(parser, data: data, fileName: fileName, formatName: "GPX XML", delegateError: { delegate.error }, openElements: { delegate.openElementCount })
         return try delegate.tracks()
@@ -155,13 +153,14 @@ private final class GPXParserDelegate: NSObject, XMLParserDelegate {
             if let captured, point != nil { point?.hdop = TrackNumbers.decimal(text: captured) }
         case "time":
             guard let captured, point != nil else { break }
-            let trimmed = captured.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty { break }
-            guard let time = TrackTime.parse(trimmed) else {
-                fail(parser, "<time>\(trimmed)</time> is not an ISO 8601 time like 2024-05-01T12:34:56Z — the file is damaged; export it again")
-                return
+            if let time = TrackTime.parse(captured) {
+                point?.time = time
+                break
             }
-            point?.time = time
+            let trimmed = captured.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !trimmed.isEmpty {
+                fail(parser, "<time>\(trimmed)</time> is not an ISO 8601 time like 2024-05-01T12:34:56Z — the file is damaged; export it again")
+            }
         case "name":
             guard let captured else { break }
             let trimmed = captured.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -13,9 +13,7 @@ import FoundationXML
 enum KMLReader {
     static func read(_ data: Data, fileName: String) throws -> [Track] {
         let delegate = KMLParserDelegate(fileName: fileName)
-        let parser = XMLParser(data: XMLSupport.withoutBOM(data))
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
+        let parser = XMLSupport.parser(for: data)
         parser.delegate = delegate
         try XMLSupport.run(parser, data: data, fileName: fileName, formatName: "KML XML", delegateError: { delegate.error }, openElements: { delegate.openElementCount })
         let tracks = delegate.finish()
@@ -165,9 +163,8 @@ private final class KMLParserDelegate: NSObject, XMLParserDelegate {
         var fixes: [Fix] = []
         fixes.reserveCapacity(whens.count)
         for (when, coord) in zip(whens, coords) {
-            let trimmedWhen = when.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let time = TrackTime.parse(trimmedWhen) else {
-                fail(line: when.line, "<when>\(trimmedWhen)</when> is not an ISO 8601 time like 2024-05-01T12:34:56Z — the file is damaged; export it again", parser)
+            guard let time = TrackTime.parse(when.text) else {
+                fail(line: when.line, "<when>\(when.text.trimmingCharacters(in: .whitespacesAndNewlines))</when> is not an ISO 8601 time like 2024-05-01T12:34:56Z — the file is damaged; export it again", parser)
                 return nil
             }
             let parts = coord.text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
@@ -178,7 +175,7 @@ private final class KMLParserDelegate: NSObject, XMLParserDelegate {
     }
 
     private func makeFix(_ parts: [Substring], time: Date, line: Int, element: String, raw: String, _ parser: XMLParser) -> Fix? {
-        let shown = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        var shown: String { raw.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard parts.count == 2 || parts.count == 3,
               let lon = TrackNumbers.decimal(text: parts[0]), let lat = TrackNumbers.decimal(text: parts[1]) else {
             fail(line: line, "\(element) \"\(shown)\" is not \"longitude latitude [altitude]\" — the file is damaged; export it again", parser)

@@ -19,6 +19,7 @@ public struct TrackFormatError: Error, CustomStringConvertible, Sendable, Equata
         self.message = message
     }
 
+    /// `FILE:LINE: message`, or `FILE: message` when the line is not known.
     public var description: String {
         if let line { return "\(file):\(line): \(message)" }
         return "\(file): \(message)"

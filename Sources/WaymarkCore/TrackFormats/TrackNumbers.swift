@@ -5,7 +5,7 @@ enum TrackNumbers {
     /// Parses a plain decimal (`-12.345`, `+7`, `.5`) from ASCII bytes; no exponent, no spaces.
     ///
     /// Faster than going through `String` for the millions of fields of a large NMEA log.
-    static func decimal(_ bytes: ArraySlice<UInt8>) -> Double? {
+    static func decimal<C: RandomAccessCollection>(_ bytes: C) -> Double? where C.Element == UInt8, C.Index == Int {
         var i = bytes.startIndex
         let end = bytes.endIndex
         guard i < end else { return nil }
@@ -25,7 +25,7 @@ enum TrackNumbers {
                     mantissa = mantissa * 10 + UInt64(c - 0x30)
                     if seenPoint { fractionDigits += 1 }
                 } else if !seenPoint {
-                    return Double(String(decoding: bytes, as: UTF8.self))
+                    return Double(String(decoding: Array(bytes), as: UTF8.self))
                 }
                 digits += 1
             } else if c == 0x2E && !seenPoint {
@@ -44,10 +44,25 @@ enum TrackNumbers {
     private static let powersOfTen: [Double] = (0...18).map { pow(10, Double($0)) }
 
     /// Parses a number from XML or text content, tolerating surrounding white space.
+    ///
+    /// Plain decimals take the fast byte path; anything else (exponents) goes through `Double`.
     static func decimal<S: StringProtocol>(text: S) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let value = Double(trimmed), value.isFinite else { return nil }
+        var string = String(text)
+        if let value = string.withUTF8({ decimal(trimmedASCII($0)) }) { return value }
+        guard let value = Double(string.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite else { return nil }
         return value
+    }
+
+    /// `bytes` without leading and trailing ASCII white space.
+    static func trimmedASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        return bytes[start..<end]
+    }
+
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// Fixed-point text with at most `digits` decimals and no trailing zeros ("46.4349810" → "46.434981").

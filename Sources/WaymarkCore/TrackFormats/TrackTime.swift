@@ -10,14 +10,11 @@ enum TrackTime {
     /// Any number of fractional digits is accepted. A time without a zone is taken as UTC,
     /// which is what GPX and KML prescribe. A space may stand for the `T`.
     static func parse<S: StringProtocol>(_ text: S) -> Date? {
-        var utf8 = Array(text.utf8)
-        while let last = utf8.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { utf8.removeLast() }
-        var start = 0
-        while start < utf8.count, utf8[start] == 0x20 || utf8[start] == 0x09 || utf8[start] == 0x0A || utf8[start] == 0x0D { start += 1 }
-        return parse(bytes: utf8[start...])
+        var string = String(text)
+        return string.withUTF8 { parse(bytes: TrackNumbers.trimmedASCII($0)) }
     }
 
-    static func parse(bytes: ArraySlice<UInt8>) -> Date? {
+    static func parse<C: RandomAccessCollection>(bytes: C) -> Date? where C.Element == UInt8, C.Index == Int {
         var i = bytes.startIndex
         let end = bytes.endIndex
         func number(_ count: Int) -> Int? {

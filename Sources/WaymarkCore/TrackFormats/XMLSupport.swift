@@ -10,6 +10,18 @@ enum XMLSupport {
         data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
     }
 
+    /// A parser over `data` (without its UTF-8 byte-order mark), fed in chunks.
+    ///
+    /// `XMLParser(data:)` in swift-corelibs-foundation hands libxml2 the whole document as
+    /// one chunk, and libxml2 refuses a chunk above 10 MB ("internal error" at the last line),
+    /// so a track of about 100,000 points failed; a stream is fed in small chunks.
+    static func parser(for data: Data) -> XMLParser {
+        let parser = XMLParser(stream: InputStream(data: withoutBOM(data)))
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        return parser
+    }
+
     /// The name without its namespace prefix: `gx:Track` → `Track`.
     static func localName(_ qualifiedName: String) -> Substring {
         if let colon = qualifiedName.lastIndex(of: ":") {
