@@ -110,6 +110,26 @@ struct ClockSyncTests {
         #expect(abs(offset - (-7_200 - 40e-6 * (reference - Self.base))) < 1)
     }
 
+    @Test("Many QR photos at random times, 5 s codes, one from another camera: only that one is rejected",
+          arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8])
+    func noisyConsensus(seed: UInt64) throws {
+        var generator = SplitMix(seed: seed)
+        let drift = Double.random(in: -300e-6...300e-6, using: &generator)
+        let offset = Double.random(in: -40_000...40_000, using: &generator)
+        var samples = (0..<8).map { index in
+            Self.sample("QR\(index).JPG", x: Self.base + Double.random(in: 0...36_000, using: &generator).rounded(),
+                        offset: offset, drift: drift, period: 5, subseconds: false)
+        }
+        samples.append(Self.sample("OTHER.JPG", x: Self.base + 10_000, offset: offset + 45, period: 5, subseconds: false))
+        let (correction, rejected) = try ClockSync.fit(samples)
+        #expect(rejected.map(\.photo) == ["OTHER.JPG"])
+        let bound = try #require(correction.errorBound)
+        for sample in samples.dropLast() {
+            let truth = sample.camera.midpoint + offset + drift * (sample.camera.midpoint - Self.base)
+            #expect(abs(correction.utc(for: sample.camera).timeIntervalSince1970 - truth) <= bound + 3)
+        }
+    }
+
     @Test("The fit does not depend on the order of the QR photos")
     func deterministic() throws {
         var samples = [0.0, 9_000, 18_000, 27_000].enumerated().map { index, dx in

@@ -111,6 +111,13 @@ struct RouteEnvelopeTests {
         #expect(throws: RouteEnvelopeError.emptyPassphrase) { try envelope.open(passphrase: "", nonce: Self.nonce) }
     }
 
+    @Test("Sealing refuses KDF parameters that readers would refuse")
+    func sealRefusesBadParameters() {
+        #expect(throws: RouteEnvelopeError.self) { try RouteEnvelope.seal(Self.route, passphrase: "pw", nonce: Self.nonce, kdf: .scrypt(n: 1_000)) }
+        #expect(throws: RouteEnvelopeError.self) { try RouteEnvelope.seal(Self.route, passphrase: "pw", nonce: Self.nonce, kdf: .scrypt(n: 1_024, r: 64)) }
+        #expect(throws: RouteEnvelopeError.emptyPassphrase) { try RouteEnvelope.seal(Self.route, passphrase: "", nonce: Self.nonce, kdf: Self.fast) }
+    }
+
     @Test("Any altered byte of the ciphertext, tag or IV makes the route unopenable")
     func tampering() throws {
         let envelope = try RouteEnvelope.seal(Self.route, passphrase: "pw", nonce: Self.nonce, kdf: Self.fast)

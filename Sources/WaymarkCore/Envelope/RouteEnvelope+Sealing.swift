@@ -75,22 +75,23 @@ extension RouteEnvelope {
     static func masterKey(passphrase: String, kdf: KDF) throws -> SymmetricKey {
         let secret = Data(passphrase.precomposedStringWithCanonicalMapping.utf8)
         guard !secret.isEmpty else { throw RouteEnvelopeError.emptyPassphrase }
+        if let problem = kdf.problem {
+            throw RouteEnvelopeError.unsupportedKDF("\(problem.key.stringValue) \(problem.reason)")
+        }
         switch kdf {
         case let .scrypt(n, r, p, salt):
-            guard n >= 2, n & (n - 1) == 0, r >= 1, p >= 1, !salt.isEmpty else {
-                throw RouteEnvelopeError.unsupportedKDF("scrypt needs n a power of two and r, p at least 1, with a salt")
-            }
             return try scrypt(secret, salt: salt, n: n, r: r, p: p)
         case let .pbkdf2(iterations, salt):
-            guard iterations >= 1, !salt.isEmpty else {
-                throw RouteEnvelopeError.unsupportedKDF("PBKDF2 needs at least one iteration and a salt")
-            }
             return try CryptoExtras.KDF.Insecure.PBKDF2.deriveKey(from: secret, salt: salt, using: .sha256,
-                                                     outputByteCount: 32, unsafeUncheckedRounds: iterations)
+                                                                  outputByteCount: 32, unsafeUncheckedRounds: iterations)
         }
     }
 
-    /// swift-crypto's scrypt, with the memory limit scrypt needs for these parameters.
+    /// swift-crypto's scrypt.
+    ///
+    /// swift-crypto 4.x does not pass `maxMemory` on to BoringSSL; its own limit,
+    /// 128·n·r·p bytes plus a page, covers what BoringSSL needs for r ≤ 16, which
+    /// ``KDF/problem`` enforces. The value passed here is what scrypt really uses.
     private static func scrypt(_ secret: Data, salt: Data, n: Int, r: Int, p: Int) throws -> SymmetricKey {
         do {
             return try CryptoExtras.KDF.Scrypt.deriveKey(from: secret, salt: salt, outputByteCount: 32, rounds: n,

@@ -32,36 +32,37 @@ public struct RouteEnvelope: Codable, Sendable, Equatable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let alg = try container.decode(String.self, forKey: .alg)
             let salt = try container.decode(Data.self, forKey: .salt)
-            guard (8...1024).contains(salt.count) else {
-                throw DecodingError.dataCorruptedError(forKey: .salt, in: container, debugDescription: "must hold 8 to 1024 bytes, has \(salt.count)")
-            }
             switch alg {
             case "scrypt":
-                let n = try container.decode(Int.self, forKey: .n)
-                let r = try container.decode(Int.self, forKey: .r)
-                let p = try container.decode(Int.self, forKey: .p)
-                guard n >= 2, n <= 1 << 22, n & (n - 1) == 0 else {
-                    throw DecodingError.dataCorruptedError(forKey: .n, in: container, debugDescription: "must be a power of two from 2 to 4194304, is \(n)")
-                }
-                guard (1...16).contains(r) else {
-                    throw DecodingError.dataCorruptedError(forKey: .r, in: container, debugDescription: "must be 1 to 16, is \(r)")
-                }
-                guard (1...16).contains(p) else {
-                    throw DecodingError.dataCorruptedError(forKey: .p, in: container, debugDescription: "must be 1 to 16, is \(p)")
-                }
-                guard 128 * n * r <= 1 << 30 else {
-                    throw DecodingError.dataCorruptedError(forKey: .n, in: container, debugDescription: "with r = \(r) needs more than 1 GiB of memory")
-                }
-                self = .scrypt(n: n, r: r, p: p, salt: salt)
+                self = .scrypt(n: try container.decode(Int.self, forKey: .n), r: try container.decode(Int.self, forKey: .r),
+                               p: try container.decode(Int.self, forKey: .p), salt: salt)
             case "pbkdf2-sha256":
-                let iterations = try container.decode(Int.self, forKey: .iterations)
-                guard (1...100_000_000).contains(iterations) else {
-                    throw DecodingError.dataCorruptedError(forKey: .iterations, in: container, debugDescription: "must be 1 to 100000000, is \(iterations)")
-                }
-                self = .pbkdf2(iterations: iterations, salt: salt)
+                self = .pbkdf2(iterations: try container.decode(Int.self, forKey: .iterations), salt: salt)
             default:
                 throw DecodingError.dataCorruptedError(forKey: .alg, in: container, debugDescription: "must be \"scrypt\" or \"pbkdf2-sha256\", is \"\(alg)\"")
             }
+            if let problem {
+                throw DecodingError.dataCorruptedError(forKey: problem.key, in: container, debugDescription: problem.reason)
+            }
+        }
+
+        /// The first parameter out of the range Waymark accepts (which keeps a hostile envelope
+        /// from asking for unbounded memory or time), or `nil` when all are fine.
+        var problem: (key: CodingKeys, reason: String)? {
+            let salt: Data
+            switch self {
+            case let .scrypt(n, r, p, scryptSalt):
+                salt = scryptSalt
+                guard n >= 2, n <= 1 << 22, n & (n - 1) == 0 else { return (.n, "must be a power of two from 2 to 4194304, is \(n)") }
+                guard (1...16).contains(r) else { return (.r, "must be 1 to 16, is \(r)") }
+                guard (1...16).contains(p) else { return (.p, "must be 1 to 16, is \(p)") }
+                guard 128 * n * r <= 1 << 30 else { return (.n, "with r = \(r) needs more than 1 GiB of memory") }
+            case let .pbkdf2(iterations, pbkdf2Salt):
+                salt = pbkdf2Salt
+                guard (1...100_000_000).contains(iterations) else { return (.iterations, "must be 1 to 100000000, is \(iterations)") }
+            }
+            guard (8...1024).contains(salt.count) else { return (.salt, "must hold 8 to 1024 bytes, has \(salt.count)") }
+            return nil
         }
 
         public func encode(to encoder: Encoder) throws {

@@ -132,9 +132,12 @@ extension ClockSync {
             throw ClockSyncError.noConsensus(offsets: samples.map { .init(photo: $0.photo, offset: $0.offset) })
         }
 
-        let line = weightedFit(samples, inliers: found)
+        // A line through two noisy centres can miss a sample the fitted line accepts: grow once more.
+        var line = weightedFit(samples, inliers: found)
+        let grown = samples.indices.filter { found.contains($0) || abs(line.residual(samples[$0])) <= samples[$0].bound + tolerance }
+        if grown.count > found.count { line = weightedFit(samples, inliers: grown) }
         guard abs(line.drift) <= maxDrift else {
-            throw ClockSyncError.driftTooLarge(photos: found.map { samples[$0].photo }, ppm: abs(line.drift) * 1e6)
+            throw ClockSyncError.driftTooLarge(photos: line.inliers.map { samples[$0].photo }, ppm: abs(line.drift) * 1e6)
         }
         return line
     }
