@@ -79,24 +79,39 @@ extern "C" int wm_find_qr(const uint8_t *jpeg, size_t size, int first_long_side,
                                 &subsampling, &colorspace) != 0)
             throw std::runtime_error(tjGetErrorStr2(d.handle));
         const int long_side = std::max(width, height);
+        first_long_side = std::max(first_long_side, 64);
         if (max_long_side <= 0) max_long_side = long_side;
-        std::vector<uint8_t> pixels;
-        int last_denominator = 0, last_numerator = 0;
-        for (int target = std::max(first_long_side, 64);; target *= 2) {
-            tjscalingfactor f = factor_for(long_side, std::min(target, long_side));
-            if (f.num == last_numerator && f.denom == last_denominator) break;
-            int w = TJSCALED(width, f), h = TJSCALED(height, f);
-            if (std::max(w, h) > max_long_side * 1.1 && last_denominator != 0) break;
-            last_numerator = f.num;
-            last_denominator = f.denom;
-            pixels.resize(static_cast<size_t>(w) * h);
-            if (tjDecompress2(d.handle, jpeg, static_cast<unsigned long>(size), pixels.data(), w, 0, h,
-                              TJPF_GRAY, TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE) != 0 &&
-                tjGetErrorCode(d.handle) == TJERR_FATAL)
-                throw std::runtime_error(tjGetErrorStr2(d.handle));
-            result->decodes++;
-            if (read_codes(pixels.data(), w, h, result) > 0) break;
-            if (f.num == f.denom) break;
+        // Entropy decoding costs the same at every scale, so decode once, at the largest scale
+        // searched, and search smaller copies of it first.
+        const tjscalingfactor f = factor_for(long_side, std::min(max_long_side, long_side));
+        int w = TJSCALED(width, f), h = TJSCALED(height, f);
+        std::vector<uint8_t> pixels(static_cast<size_t>(w) * h);
+        if (tjDecompress2(d.handle, jpeg, static_cast<unsigned long>(size), pixels.data(), w, 0, h,
+                          TJPF_GRAY, TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE) != 0 &&
+            tjGetErrorCode(d.handle) == TJERR_FATAL)
+            throw std::runtime_error(tjGetErrorStr2(d.handle));
+        result->decodes = 1;
+        // The pyramid: halve (2×2 box average) while the image is at least twice the first size.
+        std::vector<std::vector<uint8_t>> levels;
+        std::vector<std::pair<int, int>> sizes;
+        levels.push_back(std::move(pixels));
+        sizes.emplace_back(w, h);
+        while (std::max(sizes.back().first, sizes.back().second) >= 2 * first_long_side * 9 / 10) {
+            const auto [pw, ph] = sizes.back();
+            const int hw = pw / 2, hh = ph / 2;
+            const std::vector<uint8_t> &src = levels.back();
+            std::vector<uint8_t> half(static_cast<size_t>(hw) * hh);
+            for (int y = 0; y < hh; y++) {
+                const uint8_t *r0 = &src[static_cast<size_t>(2 * y) * pw], *r1 = r0 + pw;
+                uint8_t *out = &half[static_cast<size_t>(y) * hw];
+                for (int x = 0; x < hw; x++)
+                    out[x] = static_cast<uint8_t>((r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1] + 2) / 4);
+            }
+            levels.push_back(std::move(half));
+            sizes.emplace_back(hw, hh);
+        }
+        for (size_t i = levels.size(); i-- > 0;) {
+            if (read_codes(levels[i].data(), sizes[i].first, sizes[i].second, result) > 0) break;
         }
         return 0;
     });

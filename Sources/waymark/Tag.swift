@@ -41,7 +41,7 @@ struct Tag: AsyncParsableCommand {
     @Option(name: .long, help: "PHOTO=TIME: a photo of a clock and the time it showed, ISO 8601 with a zone (2024-05-01T10:15:00+02:00).")
     var sync: String?
 
-    @Option(name: .long, help: "±[D.]HH:MM:SS to add to the camera's time to get UTC.")
+    @Option(name: .long, parsing: .unconditional, help: "±[D.]HH:MM:SS to add to the camera's time to get UTC (e.g. -02:00:00).")
     var offset: String?
 
     @Option(name: .long, help: "The IANA time zone the camera clock was set to (Europe/Berlin); daylight saving is applied per photo.")

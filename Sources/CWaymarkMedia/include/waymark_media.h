@@ -93,15 +93,16 @@ typedef struct wm_qr_result {
     char texts[WM_QR_MAX_RESULTS][WM_QR_MAX_TEXT];   /* their UTF-8 text */
     int decoded_width;                               /* size of the scaled image they were read in */
     int decoded_height;
-    int decodes;                                     /* scaled decodes tried */
+    int decodes;                                     /* JPEG decodes made (1) */
 } wm_qr_result;
 
 /**
- * Looks for QR codes in a JPEG held in memory. The image is decoded in greyscale at reduced
- * scale with libjpeg-turbo (never full size first): first so that its longer side is about
- * `first_long_side` pixels, then twice that, and so on up to `max_long_side`, stopping at the
- * first scale where a code is read. Returns 0 (result->count may be 0), or -1 with a message
- * when the JPEG cannot be decoded.
+ * Looks for QR codes in a JPEG held in memory. The image is decoded once, in greyscale, with
+ * libjpeg-turbo's DCT scaling to a longer side of about `max_long_side` (never full size unless
+ * the photo is that small); entropy decoding costs the same at any scale, so one decode serves
+ * every scale. Codes are searched in halved copies from about `first_long_side` up to the decoded
+ * size, stopping at the first where a code is read. Returns 0 (result->count may be 0), or -1
+ * with a message when the JPEG cannot be decoded.
  */
 int wm_find_qr(const uint8_t *jpeg, size_t size, int first_long_side, int max_long_side,
                wm_qr_result *result, char *err, size_t err_len);

@@ -87,8 +87,8 @@ public struct ClockCorrection: Sendable {
         switch source {
         case let .qrCodes(count): details.append("from \(count) QR photo\(count == 1 ? "" : "s")")
         case let .manualSync(photo): details.append("set by hand from \(photo)")
-        case .fixedOffset: details.append("fixed offset")
-        case let .timeZone(name): details.append("camera set to \(name) time")
+        case .fixedOffset: details.append("--offset")
+        case .timeZone: details.append("--timezone; the camera clock's own error is unknown")
         case .cameraOffsets: details.append("from the photos' own UTC offsets")
         }
         if let errorBound { details.append(String(format: "±%.1f s", errorBound)) }

@@ -78,7 +78,8 @@ extension Geotagger {
     /// Says why a photo is off the route, with the time to the nearest fix.
     static func explain(_ placement: Placement) -> (String, Double?) {
         func hint(_ seconds: Double) -> String {
-            seconds >= 30 * 60 ? " — is the camera set to another time zone, or its clock wrong?" : ""
+            if seconds >= 86_400 { return " — is this the route of these photos, and is the camera's date right?" }
+            return seconds >= 30 * 60 ? " — is the camera set to another time zone, or its clock wrong?" : ""
         }
         switch placement {
         case .beforeRoute(let seconds):

@@ -86,6 +86,14 @@ public struct GeotagRun: Sendable {
         let sidecars = tagged.filter(\.sidecar).count
         lines.append("\(verb): \(tagged.count) of \(photos.count)" + (sidecars > 0 ? " (\(sidecars) in XMP sidecars)" : ""))
         for report in tagged where report.sidecar { lines.append("  \(report.file): \(report.reason ?? "sidecar written")") }
+        let outside = photos.filter { $0.status == .outsideRoute }
+        if tagged.isEmpty, outside.count >= 2, outside.count == photos.filter({ $0.captureTime != nil }).count {
+            let before = outside.filter { $0.reason?.contains("before the route") == true }.count
+            let after = outside.filter { $0.reason?.contains("after the route") == true }.count
+            if before == outside.count || after == outside.count {
+                lines.append("None of the photos is on the route: all were taken \(before > 0 ? "before it started" : "after it ended"). Check the clock sync and that this is their route.")
+            }
+        }
         let kept = count(.keptExistingGPS)
         if kept > 0 { lines.append("Kept existing GPS: \(kept) (--overwrite replaces it)") }
         for (status, title) in [(PhotoReport.Status.outsideRoute, "Outside the route"), (.noCaptureTime, "No capture time"), (.failed, "Failed")] {
