@@ -3,6 +3,8 @@ import Foundation
 import WaymarkCore
 import WaymarkMedia
 
+extension QRSearchMode: ExpressibleByArgument {}
+
 /// `waymark tag`: geotag folders of photos from a track or an encrypted route.
 struct Tag: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,8 +52,8 @@ struct Tag: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds between QR refreshes when the route does not say (DESIGN default 5).")
     var qrPeriod: Double = 5
 
-    @Flag(name: .long, help: "Do not look for QR codes in the photos.")
-    var noQrSearch = false
+    @Option(name: .long, help: "Which photos to search for QR codes: auto (the first and last of each shooting session, all if none there), all, or off.")
+    var qrSearch: QRSearchMode = .auto
 
     @Option(name: .long, help: "Longest time between two fixes to interpolate across, in seconds.")
     var maxGap: Double = 60
@@ -86,7 +88,7 @@ struct Tag: AsyncParsableCommand {
         options.routeNonce = nonce
         options.passphrase = passphraseProvider()
         options.qrPeriod = qrPeriod
-        options.searchQR = !noQrSearch
+        options.qrSearch = qrSearch
         options.correlation = CorrelationOptions(maxGap: maxGap, maxExtrapolation: maxExtrapolation)
         options.overwrite = overwrite
         options.dryRun = dryRun

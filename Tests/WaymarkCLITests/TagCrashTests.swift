@@ -34,7 +34,7 @@ struct TagCrashTests {
                 try FileManager.default.copyItem(at: base, to: url)
             }
         }
-        let args = ["--track", track.path, "--offset", "0:00:00", "--no-qr-search"]
+        let args = ["--track", track.path, "--offset", "0:00:00", "--qr-search", "off"]
         // Give each photo its own time so each gets its own position.
         try ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal<${FileName;s/IMG_0*(\\d+).*/'2024:06:01 12:00:'.sprintf('%02d',$1)/e}", photos.path, reference.path])
         var originals: [String: Data] = [:]
@@ -52,7 +52,8 @@ struct TagCrashTests {
         #expect(tagged.allSatisfy { originals[$0.key] != $0.value }, "the reference run tagged every photo")
 
         var generator = SystemRandomNumberGenerator()
-        let window = max(0.05, Double(fullDuration.components.seconds) + Double(fullDuration.components.attoseconds) / 1e18)
+        // Kill somewhere in the first 80 % of an uninterrupted run's time, so most kills land mid-run.
+        let window = max(0.05, 0.8 * (Double(fullDuration.components.seconds) + Double(fullDuration.components.attoseconds) / 1e18))
         var interrupted = 0
         for _ in 0..<Self.kills {
             let process = WaymarkBinary.start(["tag", photos.path] + args)

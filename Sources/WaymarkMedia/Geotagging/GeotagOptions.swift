@@ -34,13 +34,24 @@ public struct GeotagOptions: Sendable {
     public var overwrite = false
     public var dryRun = false
     public var sidecar = false
-    public var searchQR = true
+    public var qrSearch: QRSearchMode = .auto
     /// The QR scanner's scales.
     public var scanner = QRScanner()
     /// Worker threads for reading and writing photos.
     public var concurrency = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
     public init(folders: [URL]) { self.folders = folders }
+}
+
+/// Which photos are searched for time-sync QR codes.
+public enum QRSearchMode: String, Sendable, CaseIterable {
+    /// The first and last photos of each shooting session (where the recorder's code is shot),
+    /// and every photo only when none of those shows a code.
+    case auto
+    /// Every photo (costs one scaled JPEG decode per photo).
+    case all
+    /// None: the clock comes from --sync, --offset or --timezone.
+    case off
 }
 
 /// Why a run could not go ahead: a usage, route or clock-sync problem. The description says what to do.

@@ -52,7 +52,8 @@ extension Geotagger {
         return found.sorted { $0.1.localizedStandardCompare($1.1) == .orderedAscending }
     }
 
-    /// Reads one photo's metadata and, when asked, looks for time-sync QR codes in it.
+    /// Reads one photo's metadata (exiv2 touches only the metadata pages of the mapped file) and,
+    /// when asked, looks for time-sync QR codes in it.
     static func inspect(_ url: URL, displayName: String, searchQR: Bool, scanner: QRScanner) -> InspectedPhoto {
         var photo = InspectedPhoto(url: url, displayName: displayName)
         do {
@@ -62,17 +63,45 @@ extension Geotagger {
             if let fields = metadata.captureTimeFields {
                 photo.camera = CameraTime(exif: fields.dateTime, subSeconds: fields.subSeconds, offset: fields.offset)
             }
-            if searchQR, let jpeg = metadata.isJPEG ? data : preview {
-                // A photo whose pixels cannot be decoded still gets its GPS; it just is no QR photo.
-                if let result = try? scanner.scan(jpeg: jpeg, file: displayName) {
-                    photo.qrCodes = result.texts.compactMap(QRPayload.init)
-                }
-            }
+            if searchQR { photo.qrCodes = scan(data: data, metadata: metadata, preview: preview, displayName: displayName, scanner: scanner) }
         } catch let error as MediaError {
             photo.error = error.message
         } catch {
             photo.error = "cannot be read: \(error.localizedDescription)"
         }
         return photo
+    }
+
+    /// Looks for time-sync QR codes in a photo already inspected (in a RAW file: in its largest JPEG preview).
+    static func searchQR(in photo: InspectedPhoto, scanner: QRScanner) -> [QRPayload] {
+        guard let metadata = photo.metadata, let data = try? Data(contentsOf: photo.url, options: .alwaysMapped) else { return [] }
+        let preview = metadata.isJPEG ? nil : (try? PhotoMetadata.read(data, file: photo.displayName, wantPreview: true))?.preview
+        return scan(data: data, metadata: metadata, preview: preview, displayName: photo.displayName, scanner: scanner)
+    }
+
+    private static func scan(data: Data, metadata: PhotoMetadata, preview: Data?, displayName: String, scanner: QRScanner) -> [QRPayload] {
+        guard let jpeg = metadata.isJPEG ? data : preview else { return [] }
+        // A photo whose pixels cannot be decoded still gets its GPS; it just is no QR photo.
+        guard let result = try? scanner.scan(jpeg: jpeg, file: displayName) else { return [] }
+        return result.texts.compactMap(QRPayload.init)
+    }
+
+    /// The photos most likely to show the recorder's QR code: the first and last `count` of each
+    /// shooting session, sessions being separated by more than `sessionGap` seconds of camera time.
+    static func likelyQRPhotos(_ photos: [InspectedPhoto], count: Int = 12, sessionGap: Double = 3600) -> [Int] {
+        let dated = photos.indices.filter { photos[$0].camera != nil }.sorted { photos[$0].camera! < photos[$1].camera! }
+        var sessions: [[Int]] = []
+        for index in dated {
+            if let last = sessions.last?.last, photos[index].camera!.seconds - photos[last].camera!.seconds <= sessionGap {
+                sessions[sessions.count - 1].append(index)
+            } else {
+                sessions.append([index])
+            }
+        }
+        var chosen: [Int] = []
+        for session in sessions {
+            for index in session.prefix(count) + session.suffix(count) where !chosen.contains(index) { chosen.append(index) }
+        }
+        return chosen
     }
 }

@@ -23,10 +23,25 @@ public struct Geotagger: Sendable {
         }
 
         let inspectCounter = ProgressCounter(total: files.count) { progress(.inspecting(done: $0, total: $1)) }
-        let (searchQR, scanner) = (options.searchQR, options.scanner)
-        let photos = await BlockingPool.map(count: files.count, width: options.concurrency) { index in
+        let (mode, scanner) = (options.qrSearch, options.scanner)
+        var photos = await BlockingPool.map(count: files.count, width: options.concurrency) { index in
             defer { inspectCounter.step() }
-            return Self.inspect(files[index].url, displayName: files[index].displayName, searchQR: searchQR, scanner: scanner)
+            return Self.inspect(files[index].url, displayName: files[index].displayName, searchQR: mode == .all, scanner: scanner)
+        }
+        if mode == .auto {
+            // One scaled JPEG decode per photo searched: the likely photos first, all only if needed.
+            let likely = Self.likelyQRPhotos(photos)
+            var searched = Set<Int>()
+            for batch in [likely, photos.indices.filter { photos[$0].camera != nil }] {
+                let pending = batch.filter { !searched.contains($0) }
+                let snapshot = photos
+                let found = await BlockingPool.map(count: pending.count, width: options.concurrency) { i in
+                    Self.searchQR(in: snapshot[pending[i]], scanner: scanner)
+                }
+                for (i, codes) in zip(pending, found) { photos[i].qrCodes = codes }
+                searched.formUnion(pending)
+                if photos.contains(where: { !$0.qrCodes.isEmpty }) { break }
+            }
         }
 
         let qrPhotos = photos.filter { !$0.qrCodes.isEmpty }
@@ -37,11 +52,11 @@ public struct Geotagger: Sendable {
 
         let correlator = Correlator(route: loaded.route, options: options.correlation)
         let writeCounter = ProgressCounter(total: photos.count) { progress(.writing(done: $0, total: $1)) }
-        let options = self.options
+        let (options, inspected) = (self.options, photos)
         // Writing waits on fsync as much as on the CPU, so a few more workers than cores keep both busy.
         let reports = await BlockingPool.map(count: photos.count, width: options.concurrency * 2) { index in
             defer { writeCounter.step() }
-            return Self.tag(photos[index], clock: clock, correlator: correlator, options: options)
+            return Self.tag(inspected[index], clock: clock, correlator: correlator, options: options)
         }
         return GeotagRun(photos: reports, clock: clock, rejectedQRPhotos: rejected.map { .init(photo: $0.photo, residual: $0.residual) },
                          qrPhotos: qrPhotos.map(\.displayName), route: loaded, removedLeftovers: removed, dryRun: options.dryRun)
