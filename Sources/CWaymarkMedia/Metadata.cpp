@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
+#include <memory>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -209,12 +210,22 @@ extern "C" int wm_read_info(const uint8_t *data, size_t size, wm_info *info, wm_
     });
 }
 
-static int write_gps_or_throw(const uint8_t *data, size_t size, const wm_gps *gps, wm_buffer *out,
+struct wm_tagged {
+    std::shared_ptr<Exiv2::Image> image;  // owns the MemIo that holds the new file
+    const uint8_t *data = nullptr;
+    size_t size = 0;
+};
+
+extern "C" const uint8_t *wm_tagged_data(const wm_tagged *tagged) { return tagged->data; }
+extern "C" size_t wm_tagged_size(const wm_tagged *tagged) { return tagged->size; }
+extern "C" void wm_tagged_free(wm_tagged *tagged) { delete tagged; }
+
+static int write_gps_or_throw(const uint8_t *data, size_t size, const wm_gps *gps, wm_tagged **out,
                               char *err, size_t err_len);
 
-extern "C" int wm_write_gps(const uint8_t *data, size_t size, const wm_gps *gps, wm_buffer *out,
+extern "C" int wm_write_gps(const uint8_t *data, size_t size, const wm_gps *gps, wm_tagged **out,
                             char *err, size_t err_len) {
-    *out = wm_buffer{nullptr, 0};
+    *out = nullptr;
     try {
         return write_gps_or_throw(data, size, gps, out, err, err_len);
     } catch (const Unsafe &e) {
@@ -223,7 +234,7 @@ extern "C" int wm_write_gps(const uint8_t *data, size_t size, const wm_gps *gps,
     }
 }
 
-static int write_gps_or_throw(const uint8_t *data, size_t size, const wm_gps *gps, wm_buffer *out,
+static int write_gps_or_throw(const uint8_t *data, size_t size, const wm_gps *gps, wm_tagged **out,
                               char *err, size_t err_len) {
     return guarded<Unsafe>(err, err_len, "writing GPS tags", [&] {
         auto image = open_image(data, size);
@@ -241,18 +252,14 @@ static int write_gps_or_throw(const uint8_t *data, size_t size, const wm_gps *gp
         const auto before = fingerprint(*image);
         write_gps(image->exifData(), *gps);
         image->writeMetadata();
-        Exiv2::BasicIo &io = image->io();
-        size_t new_size = static_cast<size_t>(io.size());
-        out->data = static_cast<uint8_t *>(std::malloc(new_size > 0 ? new_size : 1));
-        if (out->data == nullptr) throw std::bad_alloc();
-        io.seek(0, Exiv2::BasicIo::beg);
-        if (static_cast<size_t>(io.read(out->data, new_size)) != new_size) {
-            wm_buffer_free(out);
-            throw std::runtime_error("exiv2 returned a short image");
-        }
-        out->size = new_size;
+        std::unique_ptr<wm_tagged> tagged(new wm_tagged);
+        tagged->image.reset(image.release());
+        Exiv2::BasicIo &io = tagged->image->io();
+        tagged->size = static_cast<size_t>(io.size());
+        tagged->data = io.mmap(false);  // MemIo: its own buffer, no copy
+        if (tagged->data == nullptr) throw std::runtime_error("exiv2 returned no image");
         try {
-            auto check = open_image(out->data, out->size);
+            auto check = open_image(tagged->data, tagged->size);
             const auto after = fingerprint(*check);
             if (after != before) {
                 std::string key = "(the number of tags)";
@@ -261,12 +268,11 @@ static int write_gps_or_throw(const uint8_t *data, size_t size, const wm_gps *gp
                 throw Unsafe("exiv2 changed other metadata (" + key + ") while writing GPS tags");
             }
         } catch (const Unsafe &) {
-            wm_buffer_free(out);
             throw;
         } catch (const std::exception &e) {
-            wm_buffer_free(out);
             throw Unsafe(std::string("the rewritten file does not read back: ") + e.what());
         }
+        *out = tagged.release();
         return 0;
     });
 }

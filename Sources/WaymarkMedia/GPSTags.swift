@@ -21,15 +21,20 @@ public struct GPSTags: Sendable, Equatable {
 
     /// Returns the photo's bytes with these GPS tags written in; every other tag and the image data stay as they were.
     public func written(into photo: Data, file: String) throws -> Data {
+        var copy = photo  // exiv2 may rewrite a TIFF-based file in place in the buffer it is given
+        return try copy.withUnsafeMutableBytes { try withWritten(into: $0, file: file) { Data($0) } }
+    }
+
+    /// Writes these GPS tags into the photo's bytes and hands the new file to `body` without copying it.
+    /// exiv2 may write into `photo` (TIFF-based files are updated in place), so it must be a scratch buffer.
+    public func withWritten<R>(into photo: UnsafeMutableRawBufferPointer, file: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         var gps = raw
-        var out = wm_buffer()
-        defer { wm_buffer_free(&out) }
-        try photo.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
-            let base = bytes.bindMemory(to: UInt8.self).baseAddress
-            try callShim(file: file) { err, len in wm_write_gps(base, bytes.count, &gps, &out, err, len) }
-        }
-        guard let pointer = out.data else { throw MediaError(file: file, message: "exiv2 returned no data") }
-        return Data(bytes: pointer, count: out.size)
+        var tagged: OpaquePointer?
+        defer { if let tagged { wm_tagged_free(tagged) } }
+        let base = photo.bindMemory(to: UInt8.self).baseAddress
+        try callShim(file: file) { err, len in wm_write_gps(base, photo.count, &gps, &tagged, err, len) }
+        guard let tagged, let pointer = wm_tagged_data(tagged) else { throw MediaError(file: file, message: "exiv2 returned no data") }
+        return try body(UnsafeRawBufferPointer(start: pointer, count: wm_tagged_size(tagged)))
     }
 
     /// An XMP sidecar packet carrying these tags, updating `existing` (an earlier sidecar) when given.

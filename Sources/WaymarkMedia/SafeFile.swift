@@ -19,6 +19,11 @@ public enum SafeFile {
     ///   - preservingAttributesOf: the file whose mode, owner and modification time the new file keeps (normally `url` itself).
     ///   - durable: fsync the file and its folder (on by default; benchmarks and tests of durability keep it on).
     public static func write(_ data: Data, to url: URL, preservingAttributesOf original: URL? = nil, durable: Bool = true) throws {
+        try data.withUnsafeBytes { try write($0, to: url, preservingAttributesOf: original, durable: durable) }
+    }
+
+    /// Atomically replaces (or creates) `url` with the bytes in `bytes`.
+    public static func write(_ bytes: UnsafeRawBufferPointer, to url: URL, preservingAttributesOf original: URL? = nil, durable: Bool = true) throws {
         let name = url.lastPathComponent
         let folder = url.deletingLastPathComponent()
         let tmp = folder.appendingPathComponent(".\(name)\(temporaryMarker)\(UInt32.random(in: 0...UInt32.max))")
@@ -30,16 +35,14 @@ public enum SafeFile {
         var closed = false
         do {
             defer { if !closed { close(fd) } }
-            try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw failure(name, "cannot write the new file")
-                    }
-                    offset += written
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(name, "cannot write the new file")
                 }
+                offset += written
             }
             if hasOriginal {
                 _ = fchmod(fd, mode)  // open() applied the umask

@@ -15,13 +15,19 @@ enum ExternalTool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        // stderr goes to a file so that a child filling it while we drain stdout cannot block.
+        let out = Pipe()
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let err = try FileHandle(forWritingTo: errorFile)
+        defer { try? err.close() }
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let errors = (try? Data(contentsOf: errorFile)) ?? Data()
         if process.terminationStatus != 0 && !allowFailure {
             throw Failure(command: arguments, status: process.terminationStatus, stderr: String(decoding: errors, as: UTF8.self))
         }

@@ -23,14 +23,15 @@ enum WaymarkBinary {
     }
 
     /// Runs waymark to completion with extra environment variables and no terminal.
+    /// Output goes to files, not pipes: a child that fills one pipe while we drain the other cannot block.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = start(arguments, environment: environment)
-        let out = process.standardOutput as! Pipe, err = process.standardError as! Pipe
+        let files = try CapturedOutput()
+        process.standardOutput = files.stdout
+        process.standardError = files.stderr
         try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Output(status: process.terminationStatus, stdout: try files.read(\.stdoutURL), stderr: try files.read(\.stderrURL))
     }
 
     /// A configured but not yet started waymark process (for tests that kill it).
@@ -57,6 +58,33 @@ enum WaymarkBinary {
             reports[file.lastPathComponent] = object
         }
         return reports
+    }
+}
+
+/// Two temporary files that receive a child's standard output and error.
+final class CapturedOutput {
+    let stdoutURL: URL, stderrURL: URL
+    let stdout: FileHandle, stderr: FileHandle
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-out-\(UUID().uuidString)")
+        stdoutURL = base.appendingPathExtension("out")
+        stderrURL = base.appendingPathExtension("err")
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        stdout = try FileHandle(forWritingTo: stdoutURL)
+        stderr = try FileHandle(forWritingTo: stderrURL)
+    }
+
+    func read(_ path: KeyPath<CapturedOutput, URL>) throws -> String {
+        String(decoding: try Data(contentsOf: self[keyPath: path]), as: UTF8.self)
+    }
+
+    deinit {
+        try? stdout.close()
+        try? stderr.close()
+        try? FileManager.default.removeItem(at: stdoutURL)
+        try? FileManager.default.removeItem(at: stderrURL)
     }
 }
 

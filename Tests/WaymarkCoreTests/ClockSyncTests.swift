@@ -233,7 +233,7 @@ struct ClockSyncTests {
         let correction = ClockSync.fixedOffset(-150)
         #expect(correction.utc(for: CameraTime(seconds: Self.base)).timeIntervalSince1970 == Self.base - 150)
         #expect(correction.errorBound == nil)
-        #expect(correction.summary == "camera clock is 2 min 30.0 s ahead (fixed offset)")
+        #expect(correction.summary == "camera clock is 2 min 30.0 s ahead (--offset)")
     }
 
     @Test("Time zone: daylight saving per photo, either side of Berlin's 2024 spring change")

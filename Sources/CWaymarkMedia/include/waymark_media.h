@@ -70,14 +70,20 @@ enum { WM_UNSAFE = -2 };
 
 /**
  * Writes the GPS tags of DESIGN §3.4 into a photo held in memory and returns the whole new file
- * in `out`. Existing GPS tags are replaced (the caller decides whether to overwrite). Every other
+ * in `*out` (release it with wm_tagged_free). Existing GPS tags are replaced (the caller decides whether to overwrite). Every other
  * tag and the image data are left as they were: the result is read back and compared, and a file
  * whose maker note holds sub-directories exiv2 cannot relocate is refused. Returns 0; WM_UNSAFE
  * with the reason in err when writing would damage metadata (write a sidecar instead); or -1
  * with a message in err.
  */
-int wm_write_gps(const uint8_t *data, size_t size, const wm_gps *gps, wm_buffer *out,
+int wm_write_gps(const uint8_t *data, size_t size, const wm_gps *gps, struct wm_tagged **out,
                  char *err, size_t err_len);
+
+/** The new file made by wm_write_gps, held in exiv2's own buffer (no copy). */
+typedef struct wm_tagged wm_tagged;
+const uint8_t *wm_tagged_data(const wm_tagged *tagged);
+size_t wm_tagged_size(const wm_tagged *tagged);
+void wm_tagged_free(wm_tagged *tagged);
 
 /**
  * Makes an XMP sidecar carrying the GPS position: updates `existing` (an earlier sidecar, or

@@ -49,9 +49,12 @@ extension Geotagger {
         do {
             if !useSidecar {
                 do {
-                    let original = try Data(contentsOf: photo.url)
-                    let tagged = try tags.written(into: original, file: photo.displayName)
-                    if !options.dryRun { try SafeFile.write(tagged, to: photo.url, preservingAttributesOf: photo.url) }
+                    // Mapped copy-on-write, not read: exiv2 works on the original's pages in place and the
+                    // new file goes from exiv2's buffer straight to the temporary file.
+                    let original = try MappedFile(photo.url, displayName: photo.displayName)
+                    try tags.withWritten(into: original.bytes, file: photo.displayName) { bytes in
+                        if !options.dryRun { try SafeFile.write(bytes, to: photo.url, preservingAttributesOf: photo.url) }
+                    }
                 } catch let error as MediaError where error.wouldDamageMetadata {
                     useSidecar = true
                     report.reason = "\(error.message); the position is in the XMP sidecar and the photo is untouched"
