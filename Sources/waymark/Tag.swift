@@ -17,8 +17,8 @@ struct Tag: AsyncParsableCommand {
 
             Examples:
               waymark tag ~/Pictures/trip --track trip.gpx
-              waymark tag ~/Pictures/trip --route route.json           (QR photo in the folder)
-              waymark tag ~/Pictures/trip --track log.nmea --timezone Europe/Berlin --dry-run
+              waymark tag ~/Pictures/trip --route route.json
+              waymark tag trip --track log.nmea --timezone Europe/Berlin --dry-run
             """
     )
 
@@ -49,7 +49,7 @@ struct Tag: AsyncParsableCommand {
     @Option(name: .long, help: "The IANA time zone the camera clock was set to (Europe/Berlin); daylight saving is applied per photo.")
     var timezone: String?
 
-    @Option(name: .long, help: "Seconds between QR refreshes when the route does not say (DESIGN default 5).")
+    @Option(name: .long, help: "Seconds between QR refreshes, when the route does not say (the recorder's default is 5).")
     var qrPeriod: Double = 5
 
     @Option(name: .long, help: "Which photos to search for QR codes: auto (the first and last of each shooting session, all if none there), all, or off.")
