@@ -17,13 +17,15 @@ public enum SafeFile {
     /// Atomically replaces (or creates) `url` with `data`.
     /// - Parameters:
     ///   - preservingAttributesOf: the file whose mode, owner and modification time the new file keeps (normally `url` itself).
-    ///   - durable: fsync the file and its folder (on by default; benchmarks and tests of durability keep it on).
-    public static func write(_ data: Data, to url: URL, preservingAttributesOf original: URL? = nil, durable: Bool = true) throws {
-        try data.withUnsafeBytes { try write($0, to: url, preservingAttributesOf: original, durable: durable) }
+    ///   - syncFolder: also fsync the folder, making the new name durable at once. Atomicity does not
+    ///     depend on it (rename is atomic, and the new content is on disk before the rename); a caller
+    ///     replacing many files in one folder passes false and calls `syncFolder(_:)` once at the end.
+    public static func write(_ data: Data, to url: URL, preservingAttributesOf original: URL? = nil, syncFolder: Bool = true) throws {
+        try data.withUnsafeBytes { try write($0, to: url, preservingAttributesOf: original, syncFolder: syncFolder) }
     }
 
-    /// Atomically replaces (or creates) `url` with the bytes in `bytes`.
-    public static func write(_ bytes: UnsafeRawBufferPointer, to url: URL, preservingAttributesOf original: URL? = nil, durable: Bool = true) throws {
+    /// Atomically replaces (or creates) `url` with the bytes in `bytes`; see ``write(_:to:preservingAttributesOf:syncFolder:)``.
+    public static func write(_ bytes: UnsafeRawBufferPointer, to url: URL, preservingAttributesOf original: URL? = nil, syncFolder: Bool = true) throws {
         let name = url.lastPathComponent
         let folder = url.deletingLastPathComponent()
         let tmp = folder.appendingPathComponent(".\(name)\(temporaryMarker)\(UInt32.random(in: 0...UInt32.max))")
@@ -57,7 +59,8 @@ public enum SafeFile {
                 #endif
                 guard futimens(fd, times) == 0 else { throw failure(name, "cannot keep the modification time") }
             }
-            if durable, fsync(fd) != 0 { throw failure(name, "cannot flush the new file to disk") }
+            // The content must be on disk before the rename makes it the photo.
+            guard fsync(fd) == 0 else { throw failure(name, "cannot flush the new file to disk") }
             closed = true
             guard close(fd) == 0 else { throw failure(name, "cannot close the new file") }
             guard rename(tmp.path, url.path) == 0 else { throw failure(name, "cannot replace the original") }
@@ -65,7 +68,7 @@ public enum SafeFile {
             unlink(tmp.path)
             throw error
         }
-        if durable { syncFolder(folder) }
+        if syncFolder { Self.syncFolder(folder) }
     }
 
     /// Removes temporary files that an interrupted run left in `folder`; returns their names.
@@ -79,7 +82,8 @@ public enum SafeFile {
         return removed
     }
 
-    private static func syncFolder(_ folder: URL) {
+    /// Makes the renames done in `folder` durable.
+    public static func syncFolder(_ folder: URL) {
         let fd = open(folder.path, O_RDONLY)
         guard fd >= 0 else { return }
         _ = fsync(fd)

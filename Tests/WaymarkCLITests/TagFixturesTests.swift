@@ -150,7 +150,7 @@ struct TagUsageTests {
         let folder = try TemporaryFolder()
         let photo = try folder.copy(fixture: "photos/Canon.jpg")
         let track = folder.url.appendingPathComponent("t.gpx")
-        try Fixtures.data("tracks/Mojstrovka.gpx").write(to: track)
+        try Fixtures.data("tracks/around-visnjan-with-car.gpx").write(to: track)
         let output = try WaymarkBinary.run(["tag", folder.url.path, "--track", track.path])
         #expect(output.status == 2)
         for option in ["--sync", "--offset", "--timezone", "QR"] { #expect(output.stderr.contains(option), "\(output.stderr)") }

@@ -8,7 +8,7 @@ struct GPXReaderTests {
 
     @Test("A GPX 1.0 track from GPSBabel keeps every point, position and elevation")
     func mojstrovka() throws {
-        let tracks = try T.readFixture("tracks/Mojstrovka.gpx")
+        let tracks = try GPXReader.read(try Fixtures.data("tracks/Mojstrovka.gpx"), fileName: "Mojstrovka.gpx")
         let track = try #require(tracks.first)
         #expect(tracks.count == 1)
         #expect(track.fixes.count == 184)
@@ -16,6 +16,9 @@ struct GPXReaderTests {
         #expect(abs(track.fixes[0].time.timeIntervalSince(T.date("1901-12-13T20:45:52.207Z"))) < 0.001)
         let first = Fix(latitude: 46.434981, longitude: 13.748273, altitude: 1614.678, time: T.date("1901-12-13T20:45:52.207Z"))
         #expect(track.fixes.contains { $0.isClose(to: first) })
+        // As a track for tagging it is refused: one time for every point cannot place a photo.
+        let error = #expect(throws: TrackFormatError.self) { try T.readFixture("tracks/Mojstrovka.gpx") }
+        #expect(error?.message.contains("184 points carry the same time") == true)
     }
 
     @Test("A Garmin eTrex GPX 1.1 track reads with its name and times")

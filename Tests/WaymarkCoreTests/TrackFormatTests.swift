@@ -24,6 +24,7 @@ struct TrackFormatTests {
         "cerknicko-without-times.gpx": "<time>",      // 291 of 296 track points lost their times
         "holux-gm-210.log": "no fix with a date",     // receiver never got a fix (status V, quality 0)
         "GPSmap-76S.log": "no fix with a date",       // receiver in simulator mode
+        "Mojstrovka.gpx": "same time",                // every point at the 32-bit "no time" value
     ]
 
     @Test("Every shared fixture reads into non-empty, sorted tracks, or is refused with a clear reason")

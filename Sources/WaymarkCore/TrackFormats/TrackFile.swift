@@ -25,7 +25,14 @@ public enum TrackFile {
         case .geoJSON: tracks = try GeoJSONReader.read(data, fileName: name)
         case .nmea: tracks = try NMEAReader.read(data, fileName: name)
         }
-        return Route(tracks: tracks).normalized().tracks
+        let normalized = Route(tracks: tracks).normalized().tracks
+        // Many points within one second: a device's placeholder for "no time" (Mojstrovka.gpx
+        // carries 1901-12-13T20:45:52, the 32-bit minimum), not a recording.
+        let count = normalized.reduce(0) { $0 + $1.fixes.count }
+        if count > 2, let first = normalized.first?.start, let last = normalized.last?.end, last.timeIntervalSince(first) < 1 {
+            throw TrackFormatError(file: name, message: "all \(count) points carry the same time, \(ISO8601DateFormatter().string(from: first)) (a device's placeholder for 'no time'): the track cannot place photos. Export it again with real timestamps.")
+        }
+        return normalized
     }
 
     /// Reads every track in the file at `url`; see ``read(_:fileName:)``.

@@ -53,7 +53,7 @@ extension Geotagger {
                     // new file goes from exiv2's buffer straight to the temporary file.
                     let original = try MappedFile(photo.url, displayName: photo.displayName)
                     try tags.withWritten(into: original.bytes, file: photo.displayName) { bytes in
-                        if !options.dryRun { try SafeFile.write(bytes, to: photo.url, preservingAttributesOf: photo.url) }
+                        if !options.dryRun { try SafeFile.write(bytes, to: photo.url, preservingAttributesOf: photo.url, syncFolder: false) }
                     }
                 } catch let error as MediaError where error.wouldDamageMetadata {
                     useSidecar = true
@@ -64,7 +64,7 @@ extension Geotagger {
                 let sidecarURL = URL(fileURLWithPath: photo.url.path + ".xmp")
                 let existing = try? Data(contentsOf: sidecarURL)
                 let packet = try tags.sidecar(updating: existing, file: photo.displayName + ".xmp")
-                if !options.dryRun { try SafeFile.write(packet, to: sidecarURL, preservingAttributesOf: existing == nil ? nil : sidecarURL) }
+                if !options.dryRun { try SafeFile.write(packet, to: sidecarURL, preservingAttributesOf: existing == nil ? nil : sidecarURL, syncFolder: false) }
                 report.sidecar = true
             }
             report.written = !options.dryRun

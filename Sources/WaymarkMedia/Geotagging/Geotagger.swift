@@ -58,6 +58,11 @@ public struct Geotagger: Sendable {
             defer { writeCounter.step() }
             return Self.tag(inspected[index], clock: clock, correlator: correlator, options: options)
         }
+        if !options.dryRun {
+            // One folder fsync per folder makes every rename of the run durable.
+            let folders = Array(Set(files.map { $0.url.deletingLastPathComponent() }))
+            _ = await BlockingPool.map(count: folders.count, width: options.concurrency) { SafeFile.syncFolder(folders[$0]) }
+        }
         return GeotagRun(photos: reports, clock: clock, rejectedQRPhotos: rejected.map { .init(photo: $0.photo, residual: $0.residual) },
                          qrPhotos: qrPhotos.map(\.displayName), route: loaded, removedLeftovers: removed, dryRun: options.dryRun)
     }
