@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "waymark", targets: ["waymark"]),
         .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
         .library(name: "WaymarkMedia", targets: ["WaymarkMedia"]),
+        .library(name: "WaymarkAPI", targets: ["WaymarkAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -50,6 +51,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The wire contract shared by server and client: DTOs, request signing, error bodies.
+        .target(
+            name: "WaymarkAPI",
+            dependencies: ["WaymarkCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "waymark",
@@ -61,6 +67,7 @@ let package = Package(
         ),
 
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore"]),
+        .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
         .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore"]),
         .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia"]),
     ],
