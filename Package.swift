@@ -66,10 +66,12 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore"]),
+        // Shared by the test targets: fixtures, temporary folders, and the external tools that check our output.
+        .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
+        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
-        .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore"]),
-        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia"]),
+        .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Testing
+import WaymarkTestSupport
 import WaymarkCore
 
 /// Kills `waymark tag` with SIGKILL at random moments, many times. Tagging is deterministic, so

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkTestSupport
 import WaymarkCore
 
 /// A photographer's day, end to end: a route recorded with a QR period of 1 s, a camera set to

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkTestSupport
 import WaymarkCore
 
 /// `waymark tag` on copies of every real camera file in the shared fixtures.

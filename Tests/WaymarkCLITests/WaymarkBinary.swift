@@ -1,8 +1,8 @@
 import Foundation
+import WaymarkTestSupport
 
 /// The built `waymark` executable, run as a user would run it.
 enum WaymarkBinary {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `WAYMARK_BINARY`, else the `waymark` beside the test bundle (swift build puts both in one folder).
     static let url: URL = {
@@ -88,28 +88,3 @@ final class CapturedOutput {
     }
 }
 
-extension ExternalTool {
-    /// Sets a photo's DateTimeOriginal (and sub-seconds) the way a camera writes them.
-    static func setCaptureTime(_ url: URL, _ dateTime: String, subSeconds: String? = nil) throws {
-        var arguments = ["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=\(dateTime)"]
-        if let subSeconds { arguments.append("-SubSecTimeOriginal=\(subSeconds)") }
-        try run(arguments + [url.path])
-    }
-
-    /// Makes a synthetic camera photo with scripts/make-photo.
-    static func makePhoto(_ url: URL, time: String, payload: String? = nil, size: String) throws {
-        try run([WaymarkBinary.packageRoot.appendingPathComponent("scripts/make-photo").path, url.path, time, payload ?? "", size])
-    }
-
-    /// The GPS position exiftool reads from a photo or sidecar, signed degrees.
-    static func position(_ url: URL) throws -> (latitude: Double, longitude: Double)? {
-        let tags = try exiftoolTags(url)
-        func value(_ name: String) -> Double? {
-            tags.first { $0.key.hasSuffix(":\(name)") && !$0.key.hasPrefix("Composite") }.flatMap { Double($0.value) }
-        }
-        guard var lat = value("GPSLatitude"), var lon = value("GPSLongitude") else { return nil }
-        if tags.first(where: { $0.key.hasSuffix(":GPSLatitudeRef") })?.value == "S" { lat = -abs(lat) }
-        if tags.first(where: { $0.key.hasSuffix(":GPSLongitudeRef") })?.value == "W" { lon = -abs(lon) }
-        return (lat, lon)
-    }
-}

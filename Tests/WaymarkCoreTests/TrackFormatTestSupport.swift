@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkTestSupport
 @testable import WaymarkCore
 
 /// Helpers shared by the track-format tests.

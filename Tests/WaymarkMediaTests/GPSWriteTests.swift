@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkTestSupport
 @testable import WaymarkMedia
 
 @Suite("Writing GPS tags with exiv2, checked with exiftool")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkTestSupport
 @testable import WaymarkMedia
 
 @Suite("Reading photo metadata with exiv2")

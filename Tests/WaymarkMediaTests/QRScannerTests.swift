@@ -1,10 +1,10 @@
 import Foundation
 import Testing
+import WaymarkTestSupport
 @testable import WaymarkMedia
 
 @Suite("Finding QR codes in photos")
 struct QRScannerTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Makes a synthetic camera photo with scripts/make-photo (qrencode + ImageMagick + exiftool).
     static func makePhoto(in folder: TemporaryFolder, name: String, time: String, payload: String?, size: String) throws -> URL {

@@ -293,7 +293,7 @@ struct NMEALogParser {
         let day = digits[0] * 10 + digits[1], month = digits[2] * 10 + digits[3], yy = digits[4] * 10 + digits[5]
         guard (1...12).contains(month), (1...31).contains(day) else { return nil }
         let year = yy < 80 ? 2000 + yy : 1900 + yy
-        return TrackTime.daysFromCivil(year: year, month: month, day: day)
+        return CivilTime.daysSinceEpoch(year: year, month: month, day: day)
     }
 
     /// `ddmm.mmmm`, `N|S`, `dddmm.mmmm`, `E|W` → signed degrees.

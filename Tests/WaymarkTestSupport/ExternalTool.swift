@@ -1,17 +1,17 @@
 import Foundation
 
 /// Runs tools nobody here wrote (exiftool, exiv2, ImageMagick, qrencode) to check Waymark's output.
-enum ExternalTool {
-    struct Failure: Error, CustomStringConvertible {
+public enum ExternalTool {
+    public struct Failure: Error, CustomStringConvertible {
         var command: [String]
         var status: Int32
         var stderr: String
-        var description: String { "\(command.joined(separator: " ")) exited \(status): \(stderr)" }
+        public var description: String { "\(command.joined(separator: " ")) exited \(status): \(stderr)" }
     }
 
     /// Runs a command found on PATH and returns its standard output; throws when it fails.
     @discardableResult
-    static func run(_ arguments: [String], allowFailure: Bool = false) throws -> Data {
+    public static func run(_ arguments: [String], allowFailure: Bool = false) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -35,7 +35,7 @@ enum ExternalTool {
     }
 
     /// Every tag exiftool reports for a file, as "Group:Tag" → value (numeric values with -n).
-    static func exiftoolTags(_ url: URL) throws -> [String: String] {
+    public static func exiftoolTags(_ url: URL) throws -> [String: String] {
         let json = try run(["exiftool", "-j", "-a", "-G1", "-n", "-u", url.path])
         let array = try JSONSerialization.jsonObject(with: json) as? [[String: Any]]
         var tags: [String: String] = [:]
@@ -45,10 +45,10 @@ enum ExternalTool {
 }
 
 /// A fresh temporary folder, removed when the value is dropped by the test.
-final class TemporaryFolder {
-    let url: URL
+public final class TemporaryFolder {
+    public let url: URL
 
-    init() throws {
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-test-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -56,7 +56,7 @@ final class TemporaryFolder {
     deinit { try? FileManager.default.removeItem(at: url) }
 
     /// Copies a fixture into the folder and returns the copy's URL.
-    func copy(fixture relativePath: String, as name: String? = nil) throws -> URL {
+    public func copy(fixture relativePath: String, as name: String? = nil) throws -> URL {
         let source = Fixtures.url(relativePath)
         let target = url.appendingPathComponent(name ?? source.lastPathComponent)
         try FileManager.default.copyItem(at: source, to: target)
@@ -65,7 +65,7 @@ final class TemporaryFolder {
 }
 
 /// The bytes of a JPEG from its first SOS marker on: the entropy-coded image data.
-func jpegImageData(_ data: Data) -> Data? {
+public func jpegImageData(_ data: Data) -> Data? {
     let bytes = [UInt8](data)
     guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
     var index = 2
