@@ -9,11 +9,13 @@ let package = Package(
         .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
         .library(name: "WaymarkMedia", targets: ["WaymarkMedia"]),
         .library(name: "WaymarkAPI", targets: ["WaymarkAPI"]),
+        .library(name: "WaymarkClient", targets: ["WaymarkClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.20.0"),
     ],
     targets: [
         // Pure Swift, portable to Apple platforms: no C shim, no Linux-only API.
@@ -56,11 +58,16 @@ let package = Package(
             name: "WaymarkAPI",
             dependencies: ["WaymarkCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The typed client of the route API, on AsyncHTTPClient.
+        .target(
+            name: "WaymarkClient",
+            dependencies: ["WaymarkAPI", "WaymarkCore", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "waymark",
             dependencies: [
-                "WaymarkCore", "WaymarkMedia",
+                "WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -70,6 +77,7 @@ let package = Package(
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
+        .testTarget(name: "WaymarkClientTests", dependencies: ["WaymarkClient", "WaymarkAPI", "WaymarkCore"]),
         .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkTestSupport"]),
     ],

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WaymarkCore
 import WaymarkMedia
+import WaymarkClient
 
 extension QRSearchMode: ExpressibleByArgument {}
 
@@ -18,6 +19,7 @@ struct Tag: AsyncParsableCommand {
             Examples:
               waymark tag ~/Pictures/trip --track trip.gpx
               waymark tag ~/Pictures/trip --route route.json
+              waymark tag ~/Pictures/trip --server http://127.0.0.1:8080
               waymark tag trip --track log.nmea --timezone Europe/Berlin --dry-run
             """
     )
@@ -37,8 +39,9 @@ struct Tag: AsyncParsableCommand {
     @Option(name: .long, help: "The route's nonce, when no QR photo is in the folders.")
     var nonce: String?
 
-    @Option(name: .long, help: "A file whose first line is the route passphrase (else WAYMARK_PASSPHRASE, else a prompt).", completion: .file())
-    var passphraseFile: String?
+    @OptionGroup var passphrase: PassphraseOptions
+
+    @OptionGroup(title: "Route service (the route is found by the QR photo's nonce)") var service: ServerOptions
 
     @Option(name: .long, help: "PHOTO=TIME: a photo of a clock and the time it showed, ISO 8601 with a zone (2024-05-01T10:15:00+02:00).")
     var sync: String?
@@ -77,16 +80,21 @@ struct Tag: AsyncParsableCommand {
         if let sync, !sync.contains("=") { throw ValidationError("--sync takes PHOTO=TIME, e.g. --sync IMG_0001.JPG=2024-05-01T10:15:00+02:00") }
         if maxGap <= 0 || maxExtrapolation < 0 { throw ValidationError("--max-gap must be positive and --max-extrapolation not negative.") }
         if !(1...60).contains(qrPeriod) { throw ValidationError("--qr-period is in seconds, between 1 and 60.") }
-        if route == nil && nonce != nil { throw ValidationError("--nonce only makes sense with --route.") }
+        if route == nil && !service.isGiven && nonce != nil { throw ValidationError("--nonce only makes sense with --route or --server.") }
+        if route != nil && service.isGiven && service.server != nil { throw ValidationError("Give --route FILE or --server URL, not both.") }
     }
 
     func run() async throws {
         var options = GeotagOptions(folders: folders.map { URL(fileURLWithPath: $0) })
         options.recursive = recursive
         options.trackFiles = track.map { URL(fileURLWithPath: $0) }
-        options.routeSource = route.map { EnvelopeFile(url: URL(fileURLWithPath: $0)) }
+        if let route {
+            options.routeSource = EnvelopeFile(url: URL(fileURLWithPath: route))
+        } else if service.server != nil || (track.isEmpty && service.isGiven) {
+            options.routeSource = ServerRouteSource(client: try service.client())
+        }
         options.routeNonce = nonce
-        options.passphrase = passphraseProvider()
+        options.passphrase = passphrase.provider()
         options.qrPeriod = qrPeriod
         options.qrSearch = qrSearch
         options.correlation = CorrelationOptions(maxGap: maxGap, maxExtrapolation: maxExtrapolation)
@@ -131,23 +139,5 @@ struct Tag: AsyncParsableCommand {
             for line in result.summaryLines { print(line) }
         }
         if result.hasFailures { throw ExitCode.failure }
-    }
-
-    /// The passphrase, never from argv: WAYMARK_PASSPHRASE, --passphrase-file, or a prompt without echo.
-    private func passphraseProvider() -> @Sendable () throws -> String {
-        let file = passphraseFile
-        return {
-            if let file {
-                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                    throw GeotagError("Cannot read the passphrase file \(file).")
-                }
-                return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-            }
-            if let value = ProcessInfo.processInfo.environment["WAYMARK_PASSPHRASE"], !value.isEmpty { return value }
-            guard Terminal.stdinIsTerminal, let typed = Terminal.readSecret(prompt: "Route passphrase: "), !typed.isEmpty else {
-                throw GeotagError("The route needs its passphrase: set WAYMARK_PASSPHRASE, give --passphrase-file FILE, or run in a terminal to be asked.")
-            }
-            return typed
-        }
     }
 }

@@ -1,0 +1,165 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WaymarkAPI
+import WaymarkCore
+
+/// Where the route service is and who is asking: flags or `WAYMARK_SERVER`, `WAYMARK_API_KEY`, `WAYMARK_API_SECRET`.
+public struct ServerCredentials: Sendable {
+    public var serverURL: URL
+    public var key: String
+    public var secret: String
+
+    public init(serverURL: URL, key: String, secret: String) {
+        self.serverURL = serverURL
+        self.key = key
+        self.secret = secret
+    }
+}
+
+/// A failed API call; the description says what the server answered and what to do.
+public enum WaymarkClientError: Error, CustomStringConvertible, Sendable {
+    /// The server answered with an error body.
+    case api(status: Int, body: APIErrorBody)
+    /// The server could not be reached, or kept failing, after every retry.
+    case unreachable(url: String, attempts: Int, lastError: String)
+    /// The server answered something that is not the API's JSON.
+    case unexpectedResponse(status: Int, detail: String)
+
+    public var description: String {
+        switch self {
+        case let .api(status, body):
+            let hint = status == 401 ? " Check WAYMARK_API_KEY and WAYMARK_API_SECRET (waymark keys create NAME makes a pair) and the computer's clock." : ""
+            return "the server refused the request (\(status) \(body.error)): \(body.reason)\(hint)"
+        case let .unreachable(url, attempts, lastError):
+            return "cannot reach \(url) after \(attempts) attempt\(attempts == 1 ? "" : "s") (\(lastError)). Is `waymark serve` running there, and is WAYMARK_SERVER right?"
+        case let .unexpectedResponse(status, detail):
+            return "the server answered \(status) with something that is not Waymark's API: \(detail)"
+        }
+    }
+}
+
+/// The typed client of the route API (DESIGN §3.3): signs every request, and retries with
+/// exponential backoff and jitter (same Idempotency-Key), honouring Retry-After.
+public struct WaymarkClient: Sendable {
+    public var credentials: ServerCredentials
+    public var retry: RetryPolicy
+    /// How long one attempt may take, connecting included (AsyncHTTPClient keeps retrying a refused
+    /// connection until this deadline), in seconds.
+    public var requestTimeout: Double
+    private let http: HTTPClient
+    private let sleep: @Sendable (Double) async throws -> Void
+
+    public init(credentials: ServerCredentials, retry: RetryPolicy = RetryPolicy(), requestTimeout: Double = 15, httpClient: HTTPClient = .shared,
+                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) }) {
+        self.credentials = credentials
+        self.retry = retry
+        self.requestTimeout = requestTimeout
+        self.http = httpClient
+        self.sleep = sleep
+    }
+
+    /// Stores an encrypted route; a retry with the same `idempotencyKey` never makes a second one.
+    public func createRoute(_ body: CreateRouteRequest, idempotencyKey: String) async throws -> RouteCreated {
+        let data = try JSONEncoder().encode(body)
+        let (status, bytes) = try await send(method: .POST, target: "/api/v1/routes", body: data, extraHeaders: [(APIHeader.idempotencyKey, idempotencyKey)])
+        guard status == 201 else { throw Self.failure(status, bytes) }
+        return try decode(RouteCreated.self, bytes, status)
+    }
+
+    /// The stored route with this id, or nil when the server has none.
+    public func route(id: String) async throws -> RouteRecord? {
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
+        return try await fetch(target: "/api/v1/routes/\(escaped)")
+    }
+
+    /// The stored route with this lookup key (``RouteKeys/lookupKey(nonce:)``), or nil.
+    public func route(lookup: String) async throws -> RouteRecord? {
+        guard lookup.isLowercaseHex64 else {
+            throw WaymarkClientError.api(status: 400, body: APIErrorBody(error: "invalid_lookup", reason: "a lookup key is 64 lowercase hex digits"))
+        }
+        return try await fetch(target: "/api/v1/routes?lookup=\(lookup)")
+    }
+
+    /// Deletes a route, proving ownership with its delete token (lowercase hex).
+    public func deleteRoute(id: String, deleteToken: String) async throws {
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
+        let (status, bytes) = try await send(method: .DELETE, target: "/api/v1/routes/\(escaped)", body: Data(), extraHeaders: [(APIHeader.deleteToken, deleteToken)])
+        guard status == 204 else { throw Self.failure(status, bytes) }
+    }
+
+    private func fetch(target: String) async throws -> RouteRecord? {
+        let (status, bytes) = try await send(method: .GET, target: target, body: Data(), extraHeaders: [])
+        if status == 404 { return nil }
+        guard status == 200 else { throw Self.failure(status, bytes) }
+        return try decode(RouteRecord.self, bytes, status)
+    }
+
+    /// Sends a request, signing each attempt afresh, and retries what is worth retrying.
+    private func send(method: HTTPMethod, target: String, body: Data, extraHeaders: [(String, String)]) async throws -> (Int, Data) {
+        let base = credentials.serverURL.absoluteString.hasSuffix("/") ? String(credentials.serverURL.absoluteString.dropLast()) : credentials.serverURL.absoluteString
+        let prefix = credentials.serverURL.path == "/" ? "" : credentials.serverURL.path
+        let signedTarget = prefix + target
+        let url = base + target
+        var attempt = 0
+        var lastError = ""
+        while true {
+            attempt += 1
+            var request = HTTPClientRequest(url: url)
+            request.method = method
+            for (name, value) in RequestSigning.headers(key: credentials.key, secret: credentials.secret, method: method.rawValue, target: signedTarget, body: body) {
+                request.headers.add(name: name, value: value)
+            }
+            for (name, value) in extraHeaders { request.headers.add(name: name, value: value) }
+            if !body.isEmpty {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(bytes: body))
+            }
+            var retryAfter: Double?
+            do {
+                let response = try await http.execute(request, timeout: .milliseconds(Int64(requestTimeout * 1000)))
+                let bytes = Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)
+                let status = Int(response.status.code)
+                guard RetryPolicy.isRetryable(status: status) else { return (status, bytes) }
+                lastError = "HTTP \(status)"
+                retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryPolicy.parseRetryAfter($0) }
+                guard let wait = retry.delay(beforeRetry: attempt, retryAfter: retryAfter, unit: Double.random(in: 0..<1)) else { return (status, bytes) }
+                try await sleep(wait)
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                lastError = "\(error)"
+                guard let wait = retry.delay(beforeRetry: attempt, retryAfter: nil, unit: Double.random(in: 0..<1)) else {
+                    throw WaymarkClientError.unreachable(url: base, attempts: attempt, lastError: lastError)
+                }
+                try await sleep(wait)
+            }
+        }
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ bytes: Data, _ status: Int) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: bytes)
+        } catch {
+            throw WaymarkClientError.unexpectedResponse(status: status, detail: String(decoding: bytes.prefix(200), as: UTF8.self))
+        }
+    }
+
+    private static func failure(_ status: Int, _ bytes: Data) -> WaymarkClientError {
+        if let body = try? JSONDecoder().decode(APIErrorBody.self, from: bytes) { return .api(status: status, body: body) }
+        return .unexpectedResponse(status: status, detail: String(decoding: bytes.prefix(200), as: UTF8.self))
+    }
+}
+
+/// Routes on the route service, found by the lookup key of the QR nonce: plugs into `waymark tag --server`.
+public struct ServerRouteSource: RouteSource {
+    public var client: WaymarkClient
+    public var name: String { client.credentials.serverURL.absoluteString }
+
+    public init(client: WaymarkClient) { self.client = client }
+
+    public func envelope(forNonce nonce: String) async throws -> RouteEnvelope? {
+        try await client.route(lookup: RouteKeys.lookupKey(nonce: nonce))?.envelope
+    }
+}

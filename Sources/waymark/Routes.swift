@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import WaymarkAPI
+import WaymarkClient
+import WaymarkCore
+import WaymarkMedia
+
+/// `waymark routes`: routes stored on the route service.
+struct Routes: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Get, delete or export routes stored on the route service.",
+        subcommands: [Get.self, Delete.self, Export.self]
+    )
+
+    /// `waymark routes get (ID | --lookup HEX)`: the stored record, as JSON.
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a stored route (still encrypted) as JSON.")
+
+        @Argument(help: "The route id the service gave.") var id: String?
+        @Option(name: .long, help: "The lookup key (64 hex digits) instead of the id.") var lookup: String?
+        @OptionGroup var service: ServerOptions
+
+        func validate() throws {
+            if (id == nil) == (lookup == nil) { throw ValidationError("Give a route id or --lookup HEX, one of the two.") }
+        }
+
+        func run() async throws {
+            let client = try service.client()
+            let found = try await fetch { lookup != nil ? try await client.route(lookup: lookup!) : try await client.route(id: id!) }
+            guard let record = found else {
+                Terminal.printError("error: the service has no route \(id ?? "with lookup \(lookup!)").")
+                throw ExitCode.failure
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(record), as: UTF8.self))
+        }
+    }
+
+    /// `waymark routes delete ID`: proves ownership with the delete token derived from the passphrase.
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a stored route (the passphrase proves it is yours).")
+
+        @Argument(help: "The route id.") var id: String
+        @OptionGroup var service: ServerOptions
+        @OptionGroup var passphrase: PassphraseOptions
+
+        func run() async throws {
+            let client = try service.client()
+            guard let record = try await fetch({ try await client.route(id: id) }) else {
+                Terminal.printError("error: the service has no route \(id).")
+                throw ExitCode.failure
+            }
+            // DESIGN §3.2: the delete token comes from the same master key as the route's encryption key.
+            let token = RouteKeys.deleteToken(master: try record.envelope.masterKey(passphrase: try passphrase.provider()()))
+            try await fetch { try await client.deleteRoute(id: id, deleteToken: token) }
+            print("Deleted route \(id).")
+        }
+    }
+
+    /// `waymark routes export`: fetches, decrypts locally, writes GPX, KML or GeoJSON.
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Decrypt a stored route on this computer and write it as GPX, KML or GeoJSON.",
+            discussion: "The nonce is part of the encryption, so it is always needed: give it with --nonce, or --qr PHOTO to read it from the QR photo (which also finds the route without its id)."
+        )
+
+        @Argument(help: "The route id (optional with --qr).") var id: String?
+        @Option(name: .long, help: "The route's nonce, as the recorder showed it.") var nonce: String?
+        @Option(name: .long, help: "A photo of the route's QR code: gives the nonce.", completion: .file()) var qr: String?
+        @Option(name: .long, help: "Write GPX to this file.", completion: .file()) var gpx: String?
+        @Option(name: .long, help: "Write KML to this file.", completion: .file()) var kml: String?
+        @Option(name: .long, help: "Write GeoJSON to this file.", completion: .file()) var geojson: String?
+        @OptionGroup var service: ServerOptions
+        @OptionGroup var passphrase: PassphraseOptions
+
+        func validate() throws {
+            if (nonce == nil) == (qr == nil) { throw ValidationError("Give --nonce NONCE or --qr PHOTO: the route only opens with its nonce.") }
+            if id == nil && qr == nil { throw ValidationError("Give the route id, or --qr PHOTO to find it by the QR code's nonce.") }
+            if [gpx, kml, geojson].compactMap({ $0 }).count != 1 { throw ValidationError("Give one of --gpx FILE, --kml FILE or --geojson FILE.") }
+        }
+
+        func run() async throws {
+            let routeNonce: String
+            if let nonce { routeNonce = nonce } else { routeNonce = try await nonceFromPhoto() }
+            let client = try service.client()
+            let found = try await fetch { id != nil ? try await client.route(id: id!) : try await client.route(lookup: RouteKeys.lookupKey(nonce: routeNonce)) }
+            guard let record = found else {
+                Terminal.printError("error: the service has no route \(id ?? "for the nonce \(routeNonce)").")
+                throw ExitCode.failure
+            }
+            let route: Route
+            do {
+                route = try record.envelope.open(passphrase: try passphrase.provider()(), nonce: routeNonce)
+            } catch {
+                Terminal.printError("error: \(error)")
+                throw ExitCode(2)
+            }
+            let (format, path): (TrackFormat, String) = gpx.map { (.gpx, $0) } ?? kml.map { (.kml, $0) } ?? (.geoJSON, geojson!)
+            try TrackFile.write(route.tracks, as: format).write(to: URL(fileURLWithPath: path), options: .atomic)
+            let fixes = route.tracks.reduce(0) { $0 + $1.fixes.count }
+            print("Wrote \(route.tracks.count) track\(route.tracks.count == 1 ? "" : "s"), \(fixes) fixes to \(path).")
+        }
+
+        private func nonceFromPhoto() async throws -> String {
+            let found = try await QRSearch.run(folders: [URL(fileURLWithPath: qr!)], recursive: false)
+            guard let payload = found.qrPhotos.first?.payloads.first, let parsed = QRPayload(payload) else {
+                throw ValidationError("\(qr!) shows no Waymark QR code that can be read.")
+            }
+            return parsed.nonce
+        }
+    }
+}
+
+/// Runs a client call, printing its error once and exiting non-zero.
+private func fetch<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as WaymarkClientError {
+        Terminal.printError("error: \(error)")
+        throw ExitCode.failure
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A real HTTP server (Python's http.server) that fails a given number of times with 503 and
+/// Retry-After, then answers 201, and records every request's headers and body.
+final class FlakyServer {
+    let process = Process()
+    let port: Int
+    let log: URL
+
+    static let script = #"""
+import http.server, json, sys
+failures = int(sys.argv[1]); log = sys.argv[2]; retry_after = sys.argv[3]
+seen = []
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        seen.append({"path": self.path, "headers": dict(self.headers), "body": body.decode()})
+        open(log, "w").write(json.dumps(seen))
+        if len(seen) <= failures:
+            self.send_response(503); self.send_header("Retry-After", retry_after); self.send_header("Content-Length", "0"); self.end_headers(); return
+        out = json.dumps({"route_id": "r-1", "creation_time": 1700000000}).encode()
+        self.send_response(201); self.send_header("Content-Type", "application/json"); self.send_header("Content-Length", str(len(out))); self.end_headers(); self.wfile.write(out)
+    def log_message(self, *args): pass
+server = http.server.HTTPServer(("127.0.0.1", 0), H)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""#
+
+    init(failures: Int, retryAfter: String) throws {
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("flaky-\(UUID().uuidString).json")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.script, String(failures), log.path, retryAfter]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var line = Data()
+        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
+        self.port = port
+    }
+
+    /// The requests received so far.
+    func requests() throws -> [[String: Any]] {
+        guard let data = try? Data(contentsOf: log) else { return [] }
+        return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+    }
+
+    deinit {
+        // Process.waitUntilExit spins a run loop, which an async test's thread does not serve.
+        let pid = process.processIdentifier
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        try? FileManager.default.removeItem(at: log)
+    }
+}
