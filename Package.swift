@@ -9,11 +9,16 @@ let package = Package(
         .library(name: "WaymarkCore", targets: ["WaymarkCore"]),
         .library(name: "WaymarkMedia", targets: ["WaymarkMedia"]),
         .library(name: "WaymarkAPI", targets: ["WaymarkAPI"]),
+        .library(name: "WaymarkServer", targets: ["WaymarkServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.100.0"),
+        .package(url: "https://github.com/vapor/fluent.git", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.6.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.8.0"),
     ],
     targets: [
         // Pure Swift, portable to Apple platforms: no C shim, no Linux-only API.
@@ -56,6 +61,17 @@ let package = Package(
             name: "WaymarkAPI",
             dependencies: ["WaymarkCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The route API server: Vapor, Fluent on SQLite (default) or PostgreSQL (DATABASE_URL).
+        .target(
+            name: "WaymarkServer",
+            dependencies: [
+                "WaymarkAPI", "WaymarkCore",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+            ]
+        ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "waymark",
@@ -69,6 +85,13 @@ let package = Package(
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore"]),
         .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
         .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore"]),
+        .testTarget(
+            name: "WaymarkServerTests",
+            dependencies: [
+                "WaymarkServer", "WaymarkAPI", "WaymarkCore",
+                .product(name: "VaporTesting", package: "vapor"),
+            ]
+        ),
         .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia"]),
     ],
     cxxLanguageStandard: .cxx17

@@ -1,0 +1,45 @@
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Foundation
+import Vapor
+
+extension Application {
+    /// Points Fluent at SQLite in the data folder, or at PostgreSQL when a database URL is given,
+    /// and registers the migrations (it does not run them).
+    func useDatabase(_ configuration: ServerConfiguration) async throws {
+        if let url = configuration.databaseURL {
+            var postgres = try SQLPostgresConfiguration(url: url)
+            if !url.contains("sslmode=") {
+                postgres.coreConfiguration.tls = .disable
+            }
+            databases.use(.postgres(configuration: postgres), as: .psql)
+        } else {
+            try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+            databases.use(.sqlite(.file(configuration.sqliteFile.path)), as: .sqlite)
+        }
+        migrations.add(CreateWaymarkSchema())
+    }
+
+    /// Runs the migrations; on SQLite, first switches the file to write-ahead logging so that
+    /// readers never wait for a writer.
+    func migrateDatabase() async throws {
+        if let sql = db as? any SQLDatabase, sql.dialect.name == "sqlite" {
+            try await sql.raw("PRAGMA journal_mode = WAL").run()
+        }
+        try await autoMigrate()
+    }
+}
+
+extension Database {
+    /// Runs `work` on one pooled connection that, on SQLite, waits up to 10 s for another
+    /// writer (another connection or process) instead of failing at once with SQLITE_BUSY.
+    func withWriteConnection<T: Sendable>(_ work: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+        try await withConnection { connection in
+            if let sql = connection as? any SQLDatabase, sql.dialect.name == "sqlite" {
+                try await sql.raw("PRAGMA busy_timeout = 10000").run()
+            }
+            return try await work(connection)
+        }
+    }
+}
