@@ -21,10 +21,12 @@ struct PrivacyTests {
         let directory = makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var nonces: [String] = []
+        var lookups: [String] = []
         try await withServer(database, dataDirectory: directory) { server in
             for _ in 0..<3 {
                 let sample = try Sample.request()
                 nonces.append(sample.nonce)
+                lookups.append(sample.request.lookup)
                 let json = try await server.signed(.POST, "/api/v1/routes", headers: [APIHeader.idempotencyKey: UUID().uuidString],
                                                    body: Sample.json(sample.request))
                 #expect(json.status == .created)
@@ -38,6 +40,10 @@ struct PrivacyTests {
             if database == .postgres {
                 let rows = try await Self.allRowsAsText(server.app.db)
                 #expect(rows.count >= 5)
+                // The scan sees what was stored: the lookup keys are there.
+                for lookup in lookups {
+                    #expect(rows.contains { $0.contains(lookup) })
+                }
                 for needle in Self.forbidden + nonces {
                     #expect(!rows.contains { $0.contains(needle) }, "PostgreSQL holds \"\(needle)\"")
                 }
@@ -48,8 +54,10 @@ struct PrivacyTests {
             let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
             #expect(files.contains { $0.lastPathComponent == "waymark.sqlite" })
             var scanned = 0
+            var all = Data()
             for file in files {
                 let bytes = try Data(contentsOf: file)
+                all += bytes
                 scanned += bytes.count
                 for needle in Self.forbidden + nonces {
                     #expect(bytes.range(of: Data(needle.utf8)) == nil, "\(file.lastPathComponent) holds \"\(needle)\"")
@@ -57,6 +65,10 @@ struct PrivacyTests {
                 }
             }
             #expect(scanned > 10_000)
+            // The scan sees what was stored: the lookup keys are there.
+            for lookup in lookups {
+                #expect(all.range(of: Data(lookup.utf8)) != nil)
+            }
         }
     }
 
