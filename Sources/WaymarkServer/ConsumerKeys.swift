@@ -23,19 +23,19 @@ public struct ConsumerKeys: Sendable {
 
     /// Creates a consumer; the secret is shown only here, so print it once.
     public func create(name: String) async throws -> (name: String, key: String, secret: String) {
-        let consumer = try await ConsumerDirectory(database: app.db).create(name: name)
+        let consumer = try await ConsumerDirectory(database: app.quietDB).create(name: name)
         return (consumer.name, consumer.apiKey, consumer.secret)
     }
 
     /// Every consumer, oldest first.
     public func list() async throws -> [(name: String, key: String, created: Date, revoked: Bool)] {
-        try await ConsumerModel.query(on: app.db).sort(\.$createdAt).all()
+        try await ConsumerModel.query(on: app.quietDB).sort(\.$createdAt).all()
             .map { ($0.name, $0.apiKey, $0.createdAt, $0.revokedAt != nil) }
     }
 
     /// Revokes a key at once; returns `false` when no consumer has it.
     public func revoke(key: String) async throws -> Bool {
-        try await ConsumerDirectory(database: app.db).revoke(apiKey: key)
+        try await ConsumerDirectory(database: app.quietDB).revoke(apiKey: key)
     }
 
     /// Closes the database.

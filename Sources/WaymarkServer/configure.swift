@@ -37,7 +37,7 @@ final class SignaturePurger: LifecycleHandler, Sendable {
     private let task = NIOLockedValueBox<RepeatedTask?>(nil)
 
     func didBootAsync(_ application: Application) async throws {
-        let database = application.db
+        let database = application.quietDB
         let logger = application.logger
         let eventLoop = application.eventLoopGroup.next()
         let repeated = eventLoop.scheduleRepeatedAsyncTask(initialDelay: .zero, delay: .seconds(60)) { _ in

@@ -30,6 +30,13 @@ struct LiveServerTests {
             #expect(tooBig.status == .payloadTooLarge)
             #expect(try tooBig.apiError().error == "payload_too_large")
 
+            // The declared size is refused before anything else, signed or not.
+            let unsignedTooBig = try await live.performTest(request: TestingHTTPRequest(
+                method: .POST, url: "/route", headers: [:], body: ByteBuffer(bytes: [UInt8](repeating: 0x41, count: ServerConfiguration.maxBodySize + 1))
+            ))
+            #expect(unsignedTooBig.status == .payloadTooLarge)
+            #expect(try unsignedTooBig.apiError().error == "payload_too_large")
+
             let longKey = try await send(.POST, "/api/v1/routes", headers: [APIHeader.idempotencyKey: String(repeating: "k", count: 16_000)],
                                          body: Sample.json(sample.request))
             #expect(longKey.status == .badRequest)

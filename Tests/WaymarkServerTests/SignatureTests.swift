@@ -134,7 +134,7 @@ struct SignatureTests {
 
             let other = try await server.makeConsumer(name: "soon revoked")
             #expect(try await server.signed(.GET, target, as: other).status == .notFound)
-            #expect(try await ConsumerDirectory(database: server.app.db).revoke(apiKey: other.key))
+            #expect(try await ConsumerDirectory(database: server.app.quietDB).revoke(apiKey: other.key))
             let revoked = try await server.signed(.GET, target, as: other)
             #expect(revoked.status == .unauthorized)
             #expect(try revoked.apiError().error == "unknown_key")

@@ -91,7 +91,7 @@ struct TestServer: Sendable {
 
     /// A new consumer in this server's database.
     func makeConsumer(name: String = "test") async throws -> Credentials {
-        let model = try await ConsumerDirectory(database: app.db).create(name: name)
+        let model = try await ConsumerDirectory(database: app.quietDB).create(name: name)
         return Credentials(key: model.apiKey, secret: model.secret, id: try model.requireID())
     }
 
@@ -133,7 +133,7 @@ func withServer<T>(_ database: TestDatabase, dataDirectory: URL? = nil, _ body: 
     defer { if dataDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
     let configuration = try await database.configuration(dataDirectory: directory)
     return try await withApp(configure: { app in try await configure(app, configuration) }) { app in
-        let model = try await ConsumerDirectory(database: app.db).create(name: "test")
+        let model = try await ConsumerDirectory(database: app.quietDB).create(name: "test")
         let consumer = Credentials(key: model.apiKey, secret: model.secret, id: try model.requireID())
         return try await body(TestServer(app: app, database: database, configuration: configuration, consumer: consumer))
     }

@@ -43,3 +43,28 @@ extension Database {
         }
     }
 }
+
+extension Logger {
+    /// This logger, raised to at least `.info`.
+    ///
+    /// FluentKit and SQLKit log every query together with its bound values at `.debug`:
+    /// consumer secrets, envelopes, hashes. The server's database handles use this logger so
+    /// that no log level, however verbose, writes those values out.
+    var withoutQueryValues: Logger {
+        var logger = self
+        if logger.logLevel < .info {
+            logger.logLevel = .info
+        }
+        return logger
+    }
+}
+
+extension Request {
+    /// The default database with the request's logger, minus query values (see ``Logging/Logger/withoutQueryValues``).
+    var quietDB: any Database { db(nil, logger: logger.withoutQueryValues) }
+}
+
+extension Application {
+    /// The default database with the application's logger, minus query values (see ``Logging/Logger/withoutQueryValues``).
+    var quietDB: any Database { db(nil, logger: logger.withoutQueryValues) }
+}

@@ -43,7 +43,9 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             request.logger.info("request refused", metadata: ["error": "\(body.error)", "status": "\(status.code)"])
         }
         headers.replaceOrAdd(name: .contentType, value: "application/json; charset=utf-8")
-        let data = (try? JSONEncoder().encode(body)) ?? Data(#"{"error":"internal_error","reason":""}"#.utf8)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(body)) ?? Data(#"{"error":"internal_error","reason":""}"#.utf8)
         return Response(status: status, headers: headers, body: .init(data: data))
     }
 

@@ -4,7 +4,7 @@ import WaymarkAPI
 
 /// Checks the request signature of DESIGN §3.3 and refuses replays.
 ///
-/// Order: the three headers present, timestamp within ``RequestSigning/maxClockSkew``, key
+/// Order: a declared body size within the limit, the three headers present, timestamp within ``RequestSigning/maxClockSkew``, key
 /// known and not revoked, body within the size limit, signature right (constant-time), and
 /// signature not seen before. A replayed POST with an `Idempotency-Key` passes, marked as a
 /// replay: the idempotency record makes it answer what the first one answered.
@@ -14,6 +14,9 @@ struct SignatureMiddleware: AsyncMiddleware {
     var maxBodySize: Int = ServerConfiguration.maxBodySize
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        if let length = request.headers.first(name: .contentLength).flatMap(Int.init), length > maxBodySize {
+            throw APIError.payloadTooLarge
+        }
         guard let apiKey = request.headers.first(name: APIHeader.key), !apiKey.isEmpty,
               let timestampText = request.headers.first(name: APIHeader.timestamp),
               let signature = request.headers.first(name: APIHeader.signature), !signature.isEmpty
@@ -33,7 +36,7 @@ struct SignatureMiddleware: AsyncMiddleware {
                 "\(APIHeader.timestamp) is \(abs(now - timestamp)) s away from the server's clock; at most \(RequestSigning.maxClockSkew) s is accepted. Check the client's clock."
             )
         }
-        guard let consumer = try await ConsumerModel.query(on: request.db).filter(\.$apiKey == apiKey).first(),
+        guard let consumer = try await ConsumerModel.query(on: request.quietDB).filter(\.$apiKey == apiKey).first(),
               consumer.revokedAt == nil, let consumerID = consumer.id
         else {
             throw APIError.unauthorized("unknown_key", "The API key is unknown or has been revoked.")
@@ -46,7 +49,7 @@ struct SignatureMiddleware: AsyncMiddleware {
         guard verified else {
             throw APIError.unauthorized("bad_signature", "The signature does not match this request and the key's secret.")
         }
-        let firstUse = try await ReplayStore(database: request.db)
+        let firstUse = try await ReplayStore(database: request.quietDB)
             .recordFirstUse(apiKey: apiKey, signature: signature, timestamp: timestamp)
         if !firstUse {
             guard request.method == .POST, request.headers.first(name: APIHeader.idempotencyKey) != nil else {
@@ -61,9 +64,6 @@ struct SignatureMiddleware: AsyncMiddleware {
 
     /// Collects the body (which the route then reuses), refusing more than `maxBodySize`.
     private func collectBody(_ request: Request) async throws -> [UInt8] {
-        if let length = request.headers.first(name: .contentLength).flatMap(Int.init), length > maxBodySize {
-            throw APIError.payloadTooLarge
-        }
         let buffer: ByteBuffer?
         do {
             buffer = try await request.body.collect(max: maxBodySize).get()

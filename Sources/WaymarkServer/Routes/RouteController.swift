@@ -74,7 +74,7 @@ struct RouteController: Sendable {
     static let notFound = APIError(.notFound, "not_found", "No route has this id or lookup key.")
 
     private func store(_ request: Request) -> any RouteStore {
-        FluentRouteStore(database: request.db)
+        FluentRouteStore(database: request.quietDB)
     }
 
     private func idempotencyKey(_ request: Request) throws -> String? {
