@@ -51,6 +51,7 @@ struct ServiceTests {
                 let unsigned = try await server.send(method, target)
                 #expect(unsigned.status == .notFound, "\(method) \(target)")
                 #expect(try unsigned.apiError().error == "not_found")
+                #expect(try unsigned.apiError().reason.contains("openapi.yaml"))
                 let signed = try await server.signed(method, target)
                 #expect(signed.status == .notFound)
             }

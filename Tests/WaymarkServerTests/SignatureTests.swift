@@ -151,3 +151,23 @@ extension HTTPHeaders {
         return merged
     }
 }
+
+@Suite("Replay store")
+struct ReplayStoreTests {
+    @Test("Signatures are remembered until their window has passed, then purged", arguments: TestDatabase.all)
+    func purge(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let store = ReplayStore(database: server.app.quietDB)
+            let now = Int(Date().timeIntervalSince1970)
+            let key = "purge-test-\(UUID().uuidString)"
+            #expect(try await store.recordFirstUse(apiKey: key, signature: "old", timestamp: now - 1_000))
+            #expect(try await store.recordFirstUse(apiKey: key, signature: "fresh", timestamp: now))
+            #expect(try await !store.recordFirstUse(apiKey: key, signature: "old", timestamp: now - 1_000))
+
+            try await store.purgeExpired()
+            // The expired one is gone (so it records as new), the fresh one is still a replay.
+            #expect(try await store.recordFirstUse(apiKey: key, signature: "old", timestamp: now - 1_000))
+            #expect(try await !store.recordFirstUse(apiKey: key, signature: "fresh", timestamp: now))
+        }
+    }
+}

@@ -23,6 +23,12 @@ struct JSONErrorMiddleware: AsyncMiddleware {
         case let error as APIError:
             status = error.status
             body = error.body
+        case is RouteNotFound:
+            status = .notFound
+            body = APIErrorBody(
+                error: "not_found",
+                reason: "Nothing answers \(request.method.rawValue) \(request.url.path); GET /openapi.yaml lists what does."
+            )
         case let error as any AbortError:
             status = error.status
             headers = error.headers
