@@ -6,7 +6,8 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: URL
     /// A `postgres://user:password@host:port/database` URL selecting PostgreSQL, or `nil` for SQLite.
     ///
-    /// TLS follows the URL's `sslmode` parameter; without one, the connection is unencrypted.
+    /// TLS follows the URL's `sslmode` (or `tlsmode`) parameter, e.g. `?sslmode=require`;
+    /// without one, the connection is unencrypted.
     public var databaseURL: String?
     /// The address to listen on.
     public var host: String = "127.0.0.1"

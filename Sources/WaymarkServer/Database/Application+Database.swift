@@ -10,7 +10,10 @@ extension Application {
     func useDatabase(_ configuration: ServerConfiguration) async throws {
         if let url = configuration.databaseURL {
             var postgres = try SQLPostgresConfiguration(url: url)
-            if !url.contains("sslmode=") {
+            // postgres-kit would try TLS first ("prefer"); without a choice in the URL, don't.
+            let tlsParameters: Set<String> = ["tlsmode", "sslmode", "ssl", "tls"]
+            let query = URLComponents(string: url)?.queryItems ?? []
+            if !query.contains(where: { tlsParameters.contains($0.name.lowercased()) }) {
                 postgres.coreConfiguration.tls = .disable
             }
             databases.use(.postgres(configuration: postgres), as: .psql)
