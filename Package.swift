@@ -10,12 +10,17 @@ let package = Package(
         .library(name: "WaymarkMedia", targets: ["WaymarkMedia"]),
         .library(name: "WaymarkAPI", targets: ["WaymarkAPI"]),
         .library(name: "WaymarkClient", targets: ["WaymarkClient"]),
+        .library(name: "WaymarkServer", targets: ["WaymarkServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.20.0"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.100.0"),
+        .package(url: "https://github.com/vapor/fluent.git", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.6.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.8.0"),
     ],
     targets: [
         // Pure Swift, portable to Apple platforms: no C shim, no Linux-only API.
@@ -63,11 +68,22 @@ let package = Package(
             name: "WaymarkClient",
             dependencies: ["WaymarkAPI", "WaymarkCore", .product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
+        // The route API server: Vapor, Fluent on SQLite (default) or PostgreSQL (DATABASE_URL).
+        .target(
+            name: "WaymarkServer",
+            dependencies: [
+                "WaymarkAPI", "WaymarkCore",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+            ]
+        ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "waymark",
             dependencies: [
-                "WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient",
+                "WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -79,7 +95,14 @@ let package = Package(
         .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
         .testTarget(name: "WaymarkClientTests", dependencies: ["WaymarkClient", "WaymarkAPI", "WaymarkCore"]),
         .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkTestSupport"]),
+        .testTarget(
+            name: "WaymarkServerTests",
+            dependencies: [
+                "WaymarkServer", "WaymarkAPI", "WaymarkCore",
+                .product(name: "VaporTesting", package: "vapor"),
+            ]
+        ),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -5,6 +5,6 @@ struct Waymark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "waymark",
         abstract: "Geotag photos from a camera without GPS, using a route recorded on a phone or GPS receiver.",
-        subcommands: [Tag.self, QRScan.self, Routes.self]
+        subcommands: [Tag.self, QRScan.self, Serve.self, Keys.self, Routes.self]
     )
 }

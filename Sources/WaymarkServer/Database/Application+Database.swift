@@ -1,0 +1,73 @@
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Foundation
+import Vapor
+
+extension Application {
+    /// Points Fluent at SQLite in the data folder, or at PostgreSQL when a database URL is given,
+    /// and registers the migrations (it does not run them).
+    func useDatabase(_ configuration: ServerConfiguration) async throws {
+        if let url = configuration.databaseURL {
+            var postgres = try SQLPostgresConfiguration(url: url)
+            // postgres-kit would try TLS first ("prefer"); without a choice in the URL, don't.
+            let tlsParameters: Set<String> = ["tlsmode", "sslmode", "ssl", "tls"]
+            let query = URLComponents(string: url)?.queryItems ?? []
+            if !query.contains(where: { tlsParameters.contains($0.name.lowercased()) }) {
+                postgres.coreConfiguration.tls = .disable
+            }
+            databases.use(.postgres(configuration: postgres), as: .psql)
+        } else {
+            try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+            databases.use(.sqlite(.file(configuration.sqliteFile.path)), as: .sqlite)
+        }
+        migrations.add(CreateWaymarkSchema())
+    }
+
+    /// Runs the migrations; on SQLite, first switches the file to write-ahead logging so that
+    /// readers never wait for a writer.
+    func migrateDatabase() async throws {
+        if let sql = db as? any SQLDatabase, sql.dialect.name == "sqlite" {
+            try await sql.raw("PRAGMA journal_mode = WAL").run()
+        }
+        try await autoMigrate()
+    }
+}
+
+extension Database {
+    /// Runs `work` on one pooled connection that, on SQLite, waits up to 10 s for another
+    /// writer (another connection or process) instead of failing at once with SQLITE_BUSY.
+    func withWriteConnection<T: Sendable>(_ work: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+        try await withConnection { connection in
+            if let sql = connection as? any SQLDatabase, sql.dialect.name == "sqlite" {
+                try await sql.raw("PRAGMA busy_timeout = 10000").run()
+            }
+            return try await work(connection)
+        }
+    }
+}
+
+extension Logger {
+    /// This logger, raised to at least `.info`.
+    ///
+    /// FluentKit and SQLKit log every query together with its bound values at `.debug`:
+    /// consumer secrets, envelopes, hashes. The server's database handles use this logger so
+    /// that no log level, however verbose, writes those values out.
+    var withoutQueryValues: Logger {
+        var logger = self
+        if logger.logLevel < .info {
+            logger.logLevel = .info
+        }
+        return logger
+    }
+}
+
+extension Request {
+    /// The default database with the request's logger, minus query values (see ``Logging/Logger/withoutQueryValues``).
+    var quietDB: any Database { db(nil, logger: logger.withoutQueryValues) }
+}
+
+extension Application {
+    /// The default database with the application's logger, minus query values (see ``Logging/Logger/withoutQueryValues``).
+    var quietDB: any Database { db(nil, logger: logger.withoutQueryValues) }
+}

@@ -1,0 +1,25 @@
+import Vapor
+import WaymarkAPI
+
+/// An error answered as `{"error": code, "reason": reason}` with a status.
+struct APIError: AbortError, Sendable {
+    var status: HTTPResponseStatus
+    var code: String
+    var reason: String
+
+    init(_ status: HTTPResponseStatus, _ code: String, _ reason: String) {
+        self.status = status
+        self.code = code
+        self.reason = reason
+    }
+
+    var body: APIErrorBody { APIErrorBody(error: code, reason: reason) }
+
+    static func badRequest(_ code: String, _ reason: String) -> APIError { APIError(.badRequest, code, reason) }
+    static func unauthorized(_ code: String, _ reason: String) -> APIError { APIError(.unauthorized, code, reason) }
+
+    static let payloadTooLarge = APIError(
+        .payloadTooLarge, "payload_too_large",
+        "The request body is larger than \(ServerConfiguration.maxBodySize / (1024 * 1024)) MiB."
+    )
+}

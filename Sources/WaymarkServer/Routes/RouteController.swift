@@ -1,0 +1,123 @@
+import Fluent
+import Vapor
+import WaymarkAPI
+import WaymarkCore
+
+/// The route API of DESIGN §3.3. Every handler runs behind ``SignatureMiddleware``.
+struct RouteController: Sendable {
+    /// The longest `Idempotency-Key` accepted.
+    static let maxIdempotencyKeyLength = 255
+
+    func register(on routes: any RoutesBuilder) {
+        let body = HTTPBodyStreamStrategy.collect(maxSize: ByteCount(value: ServerConfiguration.maxBodySize))
+        let api = routes.grouped("api", "v1", "routes")
+        api.on(.POST, body: body, use: createJSON)
+        api.get(use: findByLookup)
+        api.get(":route_id", use: find)
+        api.delete(":route_id", use: delete)
+        routes.on(.POST, "route", body: body, use: createBase64)
+    }
+
+    @Sendable func createJSON(_ request: Request) async throws -> Response {
+        let caller = try request.requireCaller()
+        let key = try idempotencyKey(request)
+        let route = try RouteRequestParser.parseJSON(request.bodyBytes)
+        return try await create(route, caller: caller, key: key, request: request)
+    }
+
+    @Sendable func createBase64(_ request: Request) async throws -> Response {
+        let caller = try request.requireCaller()
+        let key = try idempotencyKey(request)
+        let route = try RouteRequestParser.parseBase64(
+            request.bodyBytes,
+            lookup: request.headers.first(name: APIHeader.routeLookup),
+            deleteTokenHash: request.headers.first(name: APIHeader.deleteTokenHash)
+        )
+        return try await create(route, caller: caller, key: key, request: request)
+    }
+
+    @Sendable func find(_ request: Request) async throws -> Response {
+        let id = request.parameters.get("route_id") ?? ""
+        guard let route = try await store(request).route(id: id) else { throw Self.notFound }
+        return try record(route)
+    }
+
+    @Sendable func findByLookup(_ request: Request) async throws -> Response {
+        let lookup = try RouteRequestParser.lookup(try? request.query.get(String.self, at: "lookup"))
+        guard let route = try await store(request).route(lookup: lookup) else { throw Self.notFound }
+        return try record(route)
+    }
+
+    @Sendable func delete(_ request: Request) async throws -> Response {
+        guard let token = request.headers.first(name: APIHeader.deleteToken) else {
+            throw APIError.badRequest("invalid_delete_token", "\(APIHeader.deleteToken) is missing.")
+        }
+        guard let presentedHash = try? RouteKeys.deleteTokenHash(token: token) else {
+            throw APIError.badRequest("invalid_delete_token", "\(APIHeader.deleteToken) must be 64 hexadecimal digits.")
+        }
+        let store = store(request)
+        let id = request.parameters.get("route_id") ?? ""
+        guard let route = try await store.route(id: id) else { throw Self.notFound }
+        guard let storedHash = route.deleteTokenHash else {
+            throw APIError(.forbidden, "not_deletable", "This route was stored without a delete-token hash, so it cannot be deleted.")
+        }
+        guard RequestSigning.constantTimeEqual(Array(presentedHash.utf8), Array(storedHash.utf8)) else {
+            throw APIError(.forbidden, "wrong_delete_token", "The delete token does not belong to this route.")
+        }
+        try await store.delete(id: id)
+        request.logger.info("route deleted", metadata: ["route_id": "\(id)"])
+        return Response(status: .noContent)
+    }
+
+    // MARK: - Helpers
+
+    static let notFound = APIError(.notFound, "not_found", "No route has this id or lookup key.")
+
+    private func store(_ request: Request) -> any RouteStore {
+        FluentRouteStore(database: request.quietDB)
+    }
+
+    private func idempotencyKey(_ request: Request) throws -> String? {
+        guard let key = request.headers.first(name: APIHeader.idempotencyKey) else { return nil }
+        guard !key.isEmpty, key.count <= Self.maxIdempotencyKeyLength,
+              key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+        else {
+            throw APIError.badRequest(
+                "invalid_idempotency_key",
+                "\(APIHeader.idempotencyKey) must be 1 to \(Self.maxIdempotencyKeyLength) visible ASCII characters."
+            )
+        }
+        return key
+    }
+
+    private func create(_ route: NewRoute, caller: SignedCaller, key: String?, request: Request) async throws -> Response {
+        let outcome = try await store(request).create(route, consumerID: caller.consumerID, idempotencyKey: key)
+        switch outcome {
+        case let .created(created), let .repeated(created):
+            if case .created = outcome {
+                request.logger.info("route stored", metadata: ["route_id": "\(created.routeID)"])
+            } else {
+                request.logger.info("idempotent retry answered", metadata: ["route_id": "\(created.routeID)"])
+            }
+            let response = try json(created, status: .created)
+            response.headers.replaceOrAdd(name: .location, value: "/api/v1/routes/\(created.routeID)")
+            return response
+        case .keyReused:
+            throw APIError(
+                .conflict, "idempotency_key_reused",
+                "This \(APIHeader.idempotencyKey) was already used with a different request; use a new key for a new route."
+            )
+        }
+    }
+
+    private func record(_ route: StoredRoute) throws -> Response {
+        let envelope = try RouteEnvelope.decode(json: Data(route.envelopeJSON.utf8))
+        return try json(RouteRecord(routeID: route.id, creationTime: route.creationTime, envelope: envelope), status: .ok)
+    }
+
+    private func json<T: Encodable>(_ value: T, status: HTTPResponseStatus) throws -> Response {
+        var headers = HTTPHeaders()
+        headers.contentType = .json
+        return Response(status: status, headers: headers, body: .init(data: try JSONEncoder().encode(value)))
+    }
+}

@@ -1,0 +1,146 @@
+import Crypto
+import Fluent
+import Foundation
+import WaymarkAPI
+import WaymarkCore
+
+/// A route as a client hands it over, checked and ready to store.
+struct NewRoute: Sendable {
+    var envelope: RouteEnvelope
+    var lookup: String?
+    var deleteTokenHash: String?
+
+    /// Lowercase hex SHA-256 of the content, to tell a retry from a different request
+    /// under the same `Idempotency-Key` (formatting of the JSON does not matter).
+    var contentHash: String {
+        var text = String(decoding: envelope.jsonData(), as: UTF8.self)
+        text += "\n\(lookup ?? "-")\n\(deleteTokenHash ?? "-")"
+        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// A stored route.
+struct StoredRoute: Sendable {
+    var id: String
+    var envelopeJSON: String
+    var creationTime: Int
+    var deleteTokenHash: String?
+}
+
+/// What became of a create request.
+enum CreateOutcome: Sendable, Equatable {
+    /// Stored now.
+    case created(RouteCreated)
+    /// Answered from the idempotency record of an earlier request with the same key and content.
+    case repeated(RouteCreated)
+    /// The key was used before with different content.
+    case keyReused
+}
+
+/// Where routes live. The server uses ``FluentRouteStore`` on SQLite or PostgreSQL.
+protocol RouteStore: Sendable {
+    /// Stores a route, or answers from the record of an earlier request with the same key.
+    func create(_ route: NewRoute, consumerID: UUID, idempotencyKey: String?) async throws -> CreateOutcome
+    func route(id: String) async throws -> StoredRoute?
+    /// The newest route stored under a lookup key.
+    func route(lookup: String) async throws -> StoredRoute?
+    func delete(id: String) async throws
+}
+
+/// ``RouteStore`` on a Fluent database.
+struct FluentRouteStore: RouteStore {
+    let database: any Database
+    var now: @Sendable () -> Date = { Date() }
+
+    func create(_ route: NewRoute, consumerID: UUID, idempotencyKey: String?) async throws -> CreateOutcome {
+        let contentHash = route.contentHash
+        if let key = idempotencyKey, let earlier = try await record(consumerID: consumerID, key: key) {
+            return outcome(of: earlier, contentHash: contentHash)
+        }
+        let created = RouteCreated(routeID: RouteID.random(), creationTime: Int(now().timeIntervalSince1970))
+        let model = RouteModel(
+            id: created.routeID, envelope: String(decoding: route.envelope.jsonData(), as: UTF8.self),
+            lookup: route.lookup, deleteTokenHash: route.deleteTokenHash,
+            creationTime: Int64(created.creationTime), consumerID: consumerID
+        )
+        do {
+            try await database.withWriteConnection { connection in
+                try await connection.transaction { transaction in
+                    if let key = idempotencyKey {
+                        // First, so that a concurrent twin fails here on the unique (consumer, key) index.
+                        try await IdempotencyRecord(
+                            consumerID: consumerID, key: key, requestHash: contentHash,
+                            routeID: created.routeID, creationTime: Int64(created.creationTime)
+                        ).create(on: transaction)
+                    }
+                    try await model.create(on: transaction)
+                }
+            }
+            return .created(created)
+        } catch {
+            // Lost a race with a request under the same key: answer what the winner stored.
+            if let key = idempotencyKey, let earlier = try await record(consumerID: consumerID, key: key) {
+                return outcome(of: earlier, contentHash: contentHash)
+            }
+            throw error
+        }
+    }
+
+    func route(id: String) async throws -> StoredRoute? {
+        try await RouteModel.find(id, on: database).map(StoredRoute.init)
+    }
+
+    func route(lookup: String) async throws -> StoredRoute? {
+        try await RouteModel.query(on: database)
+            .filter(\.$lookup == lookup)
+            .sort(\.$creationTime, .descending)
+            .first()
+            .map(StoredRoute.init)
+    }
+
+    func delete(id: String) async throws {
+        try await database.withWriteConnection { connection in
+            try await RouteModel.query(on: connection).filter(\.$id == id).delete()
+        }
+    }
+
+    private func record(consumerID: UUID, key: String) async throws -> IdempotencyRecord? {
+        try await IdempotencyRecord.query(on: database)
+            .filter(\.$consumerID == consumerID)
+            .filter(\.$key == key)
+            .first()
+    }
+
+    private func outcome(of record: IdempotencyRecord, contentHash: String) -> CreateOutcome {
+        guard record.requestHash == contentHash else { return .keyReused }
+        return .repeated(RouteCreated(routeID: record.routeID, creationTime: Int(record.creationTime)))
+    }
+}
+
+extension StoredRoute {
+    init(_ model: RouteModel) {
+        self.init(id: model.id ?? "", envelopeJSON: model.envelope, creationTime: Int(model.creationTime),
+                  deleteTokenHash: model.deleteTokenHash)
+    }
+}
+
+/// Route ids: 16 random bytes as 22 characters of unpadded base64url.
+enum RouteID {
+    static func random() -> String { RandomToken.make(bytes: 16) }
+}
+
+/// Random identifiers and secrets.
+enum RandomToken {
+    /// Unpadded base64url of `count` random bytes.
+    static func make(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return base64URL((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where the server keeps its data and where it listens.
+public struct ServerConfiguration: Sendable {
+    /// The data folder; holds `waymark.sqlite` unless ``databaseURL`` is set.
+    public var dataDirectory: URL
+    /// A `postgres://user:password@host:port/database` URL selecting PostgreSQL, or `nil` for SQLite.
+    ///
+    /// TLS follows the URL's `sslmode` (or `tlsmode`) parameter, e.g. `?sslmode=require`;
+    /// without one, the connection is unencrypted.
+    public var databaseURL: String?
+    /// The address to listen on.
+    public var host: String = "127.0.0.1"
+    /// The TCP port to listen on.
+    public var port: Int = 8080
+
+    /// A configuration with the default host and port.
+    public init(dataDirectory: URL, databaseURL: String? = nil) {
+        self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
+    }
+
+    /// The SQLite file used when ``databaseURL`` is `nil`.
+    public var sqliteFile: URL {
+        dataDirectory.appendingPathComponent("waymark.sqlite")
+    }
+
+    /// The largest request body the server accepts (8 MiB); larger ones get 413.
+    public static let maxBodySize = 8 * 1024 * 1024
+}
