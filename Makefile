@@ -1,12 +1,13 @@
 # Waymark — the commands a newcomer needs.
-#   make run    build and run waymark (ARGS="tag ~/Pictures/trip --track trip.gpx"; default: --help)
+#   make run    start the route service with its embedded SQLite database in ./data on 127.0.0.1:8080
+#               (ARGS="tag ~/Pictures/trip --track trip.gpx" runs another waymark command instead)
 #   make test   install what is missing, build, run every test
 #   make bench  benchmarks side by side with reference tools; figures go to docs/BENCHMARKS.md
 
 SWIFT ?= swift
 WAYMARK_FIXTURES ?= $(abspath $(CURDIR)/../shared/fixtures)
 export WAYMARK_FIXTURES
-ARGS ?= --help
+ARGS ?= serve --data ./data --host 127.0.0.1 --port 8080
 
 .PHONY: bootstrap build release run test bench clean
 
@@ -25,7 +26,13 @@ run: bootstrap
 test: bootstrap
 	@test -d "$(WAYMARK_FIXTURES)" || { echo "make test: the shared test files are missing at $(WAYMARK_FIXTURES); set WAYMARK_FIXTURES" >&2; exit 1; }
 	$(SWIFT) build --build-tests
+	@echo "== every test, the route service on SQLite"
 	$(SWIFT) test --skip-build
+	@echo "== the route service's tests again, on a throwaway PostgreSQL"
+	WAYMARK_REQUIRE_POSTGRES=1 scripts/with-postgres $(SWIFT) test --skip-build --filter 'WaymarkServerTests|ServeEndToEnd'
+	@echo "== the running server against its OpenAPI document (schemathesis), SQLite then PostgreSQL"
+	scripts/api-check
+	scripts/with-postgres scripts/api-check
 
 bench: release
 	scripts/bench

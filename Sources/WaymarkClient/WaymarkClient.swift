@@ -30,7 +30,17 @@ public enum WaymarkClientError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case let .api(status, body):
-            let hint = status == 401 ? " Check WAYMARK_API_KEY and WAYMARK_API_SECRET (waymark keys create NAME makes a pair) and the computer's clock." : ""
+            let hint: String
+            switch (status, body.error) {
+            case (401, "replayed_request"):
+                hint = " The same request was signed twice within one second (the signature has no per-request nonce); run it again."
+            case (401, "stale_timestamp"):
+                hint = " Check this computer's clock: it must be within 5 minutes of the server's."
+            case (401, _):
+                hint = " Check WAYMARK_API_KEY and WAYMARK_API_SECRET (waymark keys create NAME makes a pair)."
+            default:
+                hint = ""
+            }
             return "the server refused the request (\(status) \(body.error)): \(body.reason)\(hint)"
         case let .unreachable(url, attempts, lastError):
             return "cannot reach \(url) after \(attempts) attempt\(attempts == 1 ? "" : "s") (\(lastError)). Is `waymark serve` running there, and is WAYMARK_SERVER right?"
