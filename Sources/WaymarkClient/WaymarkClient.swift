@@ -114,11 +114,16 @@ public struct WaymarkClient: Sendable {
         let url = base + target
         var attempt = 0
         var lastError = ""
+        // DESIGN §3.3 signs no per-request nonce, so the same request signed twice in one second
+        // (by this process or another) is refused as a replay. The signer may pick any timestamp
+        // inside the server's window, so on a replay refusal it signs again one second later.
+        var timestampShift = 0.0
         while true {
             attempt += 1
             var request = HTTPClientRequest(url: url)
             request.method = method
-            for (name, value) in RequestSigning.headers(key: credentials.key, secret: credentials.secret, method: method.rawValue, target: signedTarget, body: body) {
+            let signedAt = Date().addingTimeInterval(timestampShift)
+            for (name, value) in RequestSigning.headers(key: credentials.key, secret: credentials.secret, method: method.rawValue, target: signedTarget, body: body, now: signedAt) {
                 request.headers.add(name: name, value: value)
             }
             for (name, value) in extraHeaders { request.headers.add(name: name, value: value) }
@@ -131,6 +136,11 @@ public struct WaymarkClient: Sendable {
                 let response = try await http.execute(request, timeout: .milliseconds(Int64(requestTimeout * 1000)))
                 let bytes = Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)
                 let status = Int(response.status.code)
+                if status == 401, timestampShift < 3, (try? JSONDecoder().decode(APIErrorBody.self, from: bytes))?.error == "replayed_request" {
+                    timestampShift += 1
+                    attempt -= 1
+                    continue
+                }
                 guard RetryPolicy.isRetryable(status: status) else { return (status, bytes) }
                 lastError = "HTTP \(status)"
                 retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryPolicy.parseRetryAfter($0) }

@@ -59,3 +59,32 @@ server.serve_forever()
         try? FileManager.default.removeItem(at: log)
     }
 }
+
+/// A real HTTP server from a Python script that prints its port and writes a request count to the file given.
+final class ScriptedServer {
+    let process = Process()
+    let port: Int
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("scripted-\(UUID().uuidString)")
+
+    init(script: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, log.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var line = Data()
+        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
+        self.port = port
+    }
+
+    func requestCount() throws -> Int { Int((try? String(contentsOf: log, encoding: .utf8)) ?? "0") ?? 0 }
+
+    deinit {
+        let pid = process.processIdentifier
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)
+        try? FileManager.default.removeItem(at: log)
+    }
+}

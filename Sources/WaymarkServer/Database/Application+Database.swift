@@ -26,11 +26,27 @@ extension Application {
 
     /// Runs the migrations; on SQLite, first switches the file to write-ahead logging so that
     /// readers never wait for a writer.
+    ///
+    /// Two processes starting on a fresh database at once (a server and `waymark keys`, or two
+    /// servers) race to create the tables; the loser fails on its first CREATE TABLE, before it
+    /// has changed anything, so it waits and runs the migrations again, which are then already
+    /// recorded as done.
     func migrateDatabase() async throws {
         if let sql = db as? any SQLDatabase, sql.dialect.name == "sqlite" {
             try await sql.raw("PRAGMA journal_mode = WAL").run()
         }
-        try await autoMigrate()
+        var attempt = 0
+        while true {
+            do {
+                try await autoMigrate()
+                return
+            } catch {
+                attempt += 1
+                guard attempt < 10 else { throw error }
+                logger.notice("migrating the database failed; another process may be migrating it at the same time; trying again", metadata: ["attempt": "\(attempt)"])
+                try await Task.sleep(nanoseconds: 500_000_000)
+            }
+        }
     }
 }
 

@@ -24,11 +24,20 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             status = error.status
             body = error.body
         case is RouteNotFound:
-            status = .notFound
-            body = APIErrorBody(
-                error: "not_found",
-                reason: "Nothing answers \(request.method.rawValue) \(request.url.path); GET /openapi.yaml lists what does."
-            )
+            if let allowed = ServedMethods.allowed(at: request.url.path) {
+                status = .methodNotAllowed
+                headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
+                body = APIErrorBody(
+                    error: "method_not_allowed",
+                    reason: "\(request.url.path) answers \(allowed.joined(separator: " and ")), not \(request.method.rawValue)."
+                )
+            } else {
+                status = .notFound
+                body = APIErrorBody(
+                    error: "not_found",
+                    reason: "Nothing answers \(request.method.rawValue) \(request.url.path); GET /openapi.yaml lists what does."
+                )
+            }
         case let error as any AbortError:
             status = error.status
             headers = error.headers

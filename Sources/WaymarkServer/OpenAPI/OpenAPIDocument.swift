@@ -216,8 +216,8 @@ components:
         answers 409.
       schema:
         type: string
-        minLength: 1
-        maxLength: 255
+        pattern: "^[!-~]{1,255}$"
+        description: 1 to 255 visible ASCII characters.
   schemas:
     Hex64:
       type: string
@@ -229,6 +229,13 @@ components:
     Base64:
       type: string
       contentEncoding: base64
+      pattern: "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+    Salt:
+      allOf:
+        - $ref: "#/components/schemas/Base64"
+      minLength: 16
+      maxLength: 1368
+      description: 10 to 1024 random bytes (Waymark writes 16); the server accepts from 8.
     KDF:
       oneOf:
         - type: object
@@ -238,7 +245,8 @@ components:
               const: scrypt
             n:
               type: integer
-              description: A power of two from 2 to 4194304.
+              enum: [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288]
+              description: A power of two; with r, at most 1 GiB of memory (128 · n · r bytes).
             r:
               type: integer
               minimum: 1
@@ -248,7 +256,7 @@ components:
               minimum: 1
               maximum: 16
             salt:
-              $ref: "#/components/schemas/Base64"
+              $ref: "#/components/schemas/Salt"
         - type: object
           required: [alg, iterations, salt]
           properties:
@@ -259,7 +267,7 @@ components:
               minimum: 1
               maximum: 100000000
             salt:
-              $ref: "#/components/schemas/Base64"
+              $ref: "#/components/schemas/Salt"
     RouteEnvelope:
       type: object
       required: [v, kdf, aead, iv, ct]
@@ -271,10 +279,14 @@ components:
         aead:
           const: aes-256-gcm
         iv:
-          $ref: "#/components/schemas/Base64"
+          type: string
+          contentEncoding: base64
+          pattern: "^[A-Za-z0-9+/]{16}$"
           description: 12 bytes.
         ct:
-          $ref: "#/components/schemas/Base64"
+          allOf:
+            - $ref: "#/components/schemas/Base64"
+          minLength: 24
           description: AES-256-GCM ciphertext followed by the 16-byte tag.
     CreateRouteRequest:
       type: object
