@@ -19,6 +19,7 @@ build: bootstrap
 
 release: bootstrap
 	$(SWIFT) build -c release --product waymark
+	$(SWIFT) build -c release --product waymark-load
 
 run: bootstrap
 	$(SWIFT) run waymark $(ARGS)

@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.20.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.100.0"),
         .package(url: "https://github.com/vapor/fluent.git", from: "4.9.0"),
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.6.0"),
@@ -66,7 +67,12 @@ let package = Package(
         // The typed client of the route API, on AsyncHTTPClient.
         .target(
             name: "WaymarkClient",
-            dependencies: ["WaymarkAPI", "WaymarkCore", .product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: [
+                "WaymarkAPI", "WaymarkCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // The route API server: Vapor, Fluent on SQLite (default) or PostgreSQL (DATABASE_URL).
         .target(
@@ -86,6 +92,18 @@ let package = Package(
                 "WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The API load generator of make bench.
+        .executableTarget(
+            name: "waymark-load",
+            dependencies: [
+                "WaymarkAPI", "WaymarkCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
