@@ -78,8 +78,6 @@ final class ScriptedServer {
         self.port = port
     }
 
-    func requestCount() throws -> Int { Int((try? String(contentsOf: log, encoding: .utf8)) ?? "0") ?? 0 }
-
     deinit {
         let pid = process.processIdentifier
         kill(pid, SIGKILL)

@@ -44,16 +44,29 @@ struct ServiceTests {
         }
     }
 
-    @Test("Unknown paths and methods are 404 JSON, signed or not", arguments: TestDatabase.all)
+    @Test("Unknown paths are 404 JSON, signed or not", arguments: TestDatabase.all)
     func unknownRoutes(database: TestDatabase) async throws {
         try await withServer(database) { server in
-            for (method, target) in [(HTTPMethod.GET, "/nope"), (.GET, "/api/v1"), (.PUT, "/api/v1/routes"), (.PATCH, "/route"), (.GET, "/api/v2/routes/x")] {
+            for (method, target) in [(HTTPMethod.GET, "/nope"), (.GET, "/api/v1"), (.PUT, "/api/v2/routes"), (.GET, "/api/v2/routes/x")] {
                 let unsigned = try await server.send(method, target)
                 #expect(unsigned.status == .notFound, "\(method) \(target)")
                 #expect(try unsigned.apiError().error == "not_found")
                 #expect(try unsigned.apiError().reason.contains("openapi.yaml"))
                 let signed = try await server.signed(method, target)
                 #expect(signed.status == .notFound)
+            }
+        }
+    }
+
+    @Test("A known path asked with a method it does not serve is 405 JSON with Allow", arguments: TestDatabase.all)
+    func wrongMethod(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            for (method, target, allow) in [(HTTPMethod.PUT, "/api/v1/routes", "GET, POST"), (.PATCH, "/route", "POST"),
+                                            (.POST, "/healthz", "GET"), (.PUT, "/api/v1/routes/abc", "GET, DELETE")] {
+                let response = try await server.signed(method, target)
+                #expect(response.status == .methodNotAllowed, "\(method) \(target)")
+                #expect(response.headers.first(name: .allow) == allow)
+                #expect(try response.apiError().error == "method_not_allowed")
             }
         }
     }
