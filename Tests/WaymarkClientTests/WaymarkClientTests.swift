@@ -22,7 +22,7 @@ struct WaymarkClientTests {
 
     @Test("retries a busy server with the same Idempotency-Key, honours Retry-After, and signs every attempt correctly")
     func retriesWithTheSameKey() async throws {
-        let server = try FlakyServer(failures: 2, retryAfter: "1")
+        let server = try FlakyServer.start(failures: 2, retryAfter: "1")
         let sleeps = SleepLog()
         let client = WaymarkClient(credentials: ServerCredentials(serverURL: URL(string: "http://127.0.0.1:\(server.port)")!, key: "key-1", secret: "secret-1"),
                                    sleep: { sleeps.record($0) })
@@ -46,7 +46,7 @@ struct WaymarkClientTests {
 
     @Test("gives up after the last attempt with an error that names the server")
     func givesUp() async throws {
-        let server = try FlakyServer(failures: 100, retryAfter: "0")
+        let server = try FlakyServer.start(failures: 100, retryAfter: "0")
         let client = WaymarkClient(credentials: ServerCredentials(serverURL: URL(string: "http://127.0.0.1:\(server.port)")!, key: "k", secret: "s"),
                                    retry: RetryPolicy(maxAttempts: 3), sleep: { _ in })
         await #expect(throws: WaymarkClientError.self) { try await client.createRoute(try Self.request(), idempotencyKey: "x") }

@@ -6,15 +6,11 @@ import Darwin
 import Foundation
 
 /// A real HTTP server (Python's http.server) that fails a given number of times with 503 and
-/// Retry-After, then answers 201, and records every request's headers and body.
-final class FlakyServer {
-    let process = Process()
-    let port: Int
-    let log: URL
-
+/// Retry-After, then answers 201, and records every request's headers and body in its log.
+enum FlakyServer {
     static let script = #"""
 import http.server, json, sys
-failures = int(sys.argv[1]); log = sys.argv[2]; retry_after = sys.argv[3]
+log = sys.argv[1]; failures = int(sys.argv[2]); retry_after = sys.argv[3]
 seen = []
 class H(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
@@ -31,10 +27,20 @@ print(server.server_address[1], flush=True)
 server.serve_forever()
 """#
 
-    init(failures: Int, retryAfter: String) throws {
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("flaky-\(UUID().uuidString).json")
+    static func start(failures: Int, retryAfter: String) throws -> ScriptedServer {
+        try ScriptedServer(script: script, arguments: [String(failures), retryAfter])
+    }
+}
+
+/// A real HTTP server from a Python script that prints its port, and logs to the file given as its first argument.
+final class ScriptedServer {
+    let process = Process()
+    let port: Int
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("scripted-\(UUID().uuidString)")
+
+    init(script: String, arguments: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, String(failures), log.path, retryAfter]
+        process.arguments = ["python3", "-c", script, log.path] + arguments
         let out = Pipe()
         process.standardOutput = out
         try process.run()
@@ -44,7 +50,7 @@ server.serve_forever()
         self.port = port
     }
 
-    /// The requests received so far.
+    /// The requests the script logged (a JSON array), when it logs them.
     func requests() throws -> [[String: Any]] {
         guard let data = try? Data(contentsOf: log) else { return [] }
         return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
@@ -52,33 +58,6 @@ server.serve_forever()
 
     deinit {
         // Process.waitUntilExit spins a run loop, which an async test's thread does not serve.
-        let pid = process.processIdentifier
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
-        try? FileManager.default.removeItem(at: log)
-    }
-}
-
-/// A real HTTP server from a Python script that prints its port and writes a request count to the file given.
-final class ScriptedServer {
-    let process = Process()
-    let port: Int
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent("scripted-\(UUID().uuidString)")
-
-    init(script: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, log.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
-        self.port = port
-    }
-
-    deinit {
         let pid = process.processIdentifier
         kill(pid, SIGKILL)
         var status: Int32 = 0
