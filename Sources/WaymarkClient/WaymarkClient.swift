@@ -80,8 +80,7 @@ public struct WaymarkClient: Sendable {
 
     /// The stored route with this id, or nil when the server has none.
     public func route(id: String) async throws -> RouteRecord? {
-        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
-        return try await fetch(target: "/api/v1/routes/\(escaped)")
+        try await fetch(target: "/api/v1/routes/\(Self.pathSegment(id))")
     }
 
     /// The stored route with this lookup key (``RouteKeys/lookupKey(nonce:)``), or nil.
@@ -94,9 +93,13 @@ public struct WaymarkClient: Sendable {
 
     /// Deletes a route, proving ownership with its delete token (lowercase hex).
     public func deleteRoute(id: String, deleteToken: String) async throws {
-        let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
-        let (status, bytes) = try await send(method: .DELETE, target: "/api/v1/routes/\(escaped)", body: Data(), extraHeaders: [(APIHeader.deleteToken, deleteToken)])
+        let (status, bytes) = try await send(method: .DELETE, target: "/api/v1/routes/\(Self.pathSegment(id))", body: Data(), extraHeaders: [(APIHeader.deleteToken, deleteToken)])
         guard status == 204 else { throw Self.failure(status, bytes) }
+    }
+
+    /// A route id made safe as one path segment (a "/" in it cannot reach another path).
+    private static func pathSegment(_ id: String) -> String {
+        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
     }
 
     private func fetch(target: String) async throws -> RouteRecord? {

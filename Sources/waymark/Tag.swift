@@ -91,6 +91,8 @@ struct Tag: AsyncParsableCommand {
         if let route {
             options.routeSource = EnvelopeFile(url: URL(fileURLWithPath: route))
         } else if service.server != nil || (track.isEmpty && service.isGiven) {
+            // --server always fetches; WAYMARK_SERVER from the environment only when no --track is
+            // given, so that someone with it set can still tag from a GPX file alone.
             options.routeSource = ServerRouteSource(client: try service.client())
         }
         options.routeNonce = nonce

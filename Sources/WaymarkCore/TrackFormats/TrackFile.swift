@@ -30,7 +30,7 @@ public enum TrackFile {
         // carries 1901-12-13T20:45:52, the 32-bit minimum), not a recording.
         let count = normalized.reduce(0) { $0 + $1.fixes.count }
         if count > 2, let first = normalized.first?.start, let last = normalized.last?.end, last.timeIntervalSince(first) < 1 {
-            throw TrackFormatError(file: name, message: "all \(count) points carry the same time, \(ISO8601DateFormatter().string(from: first)) (a device's placeholder for 'no time'): the track cannot place photos. Export it again with real timestamps.")
+            throw TrackFormatError(file: name, message: "all \(count) points carry the same time, \(first.utcTimestamp) (a device's placeholder for 'no time'): the track cannot place photos. Export it again with real timestamps.")
         }
         return normalized
     }

@@ -16,7 +16,7 @@ extension Geotagger {
         }
         report.captureTime = fields.dateTime + (fields.subSeconds.map { ".\($0)" } ?? "") + (fields.offset ?? "")
         let utc = clock.utc(for: camera)
-        report.utcTime = iso8601(utc)
+        report.utcTime = utc.utcTimestamp
         let placement = correlator.place(utc)
         guard let fix = placement.fix else {
             report.status = .outsideRoute
@@ -98,15 +98,5 @@ extension Geotagger {
         case .interpolated, .nearestEnd:
             return ("placed", 0)
         }
-    }
-
-    /// "2019-08-01T09:09:50.250Z"
-    static func iso8601(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: date)
-        let millis = Int((Double(c.nanosecond ?? 0) / 1e6).rounded())
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0,
-                      c.hour ?? 0, c.minute ?? 0, c.second ?? 0, min(millis, 999))
     }
 }

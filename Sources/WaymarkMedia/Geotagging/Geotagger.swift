@@ -98,8 +98,8 @@ public struct GeotagRun: Sendable {
         }
         let fixes = route.fixCount
         lines.append("Route: \(route.route.tracks.count) track\(route.route.tracks.count == 1 ? "" : "s"), \(fixes) fix\(fixes == 1 ? "" : "es")"
-            + (route.route.tracks.first?.start.map { ", \(Geotagger.iso8601($0)) → " } ?? "")
-            + (route.route.tracks.last?.end.map { Geotagger.iso8601($0) } ?? "")
+            + (route.route.tracks.first?.start.map { ", \($0.utcTimestamp) → " } ?? "")
+            + (route.route.tracks.last?.end.map(\.utcTimestamp) ?? "")
             + " (\(route.sources.joined(separator: ", ")))")
         let verb = dryRun ? "Would tag" : "Tagged"
         let tagged = photos.filter { $0.status == .tagged }
