@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "WaymarkAPI", targets: ["WaymarkAPI"]),
         .library(name: "WaymarkClient", targets: ["WaymarkClient"]),
         .library(name: "WaymarkServer", targets: ["WaymarkServer"]),
+        .library(name: "WaymarkRecorder", targets: ["WaymarkRecorder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent.git", from: "4.9.0"),
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.6.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
     ],
     targets: [
         // Pure Swift, portable to Apple platforms: no C shim, no Linux-only API.
@@ -46,10 +48,14 @@ let package = Package(
             name: "CTurboJPEG", pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]
         ),
-        // The one C++ shim: a plain C API over exiv2, zxing-cpp and libjpeg-turbo.
+        .systemLibrary(
+            name: "CQREncode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
+        ),
+        // The one C++ shim: a plain C API over exiv2, zxing-cpp, libjpeg-turbo and libqrencode.
         .target(
             name: "CWaymarkMedia",
-            dependencies: ["CExiv2", "CZXing", "CTurboJPEG"]
+            dependencies: ["CExiv2", "CZXing", "CTurboJPEG", "CQREncode"]
         ),
         // Photos on disk: metadata, QR search, safe writing, the tagging pipeline.
         .target(
@@ -85,11 +91,23 @@ let package = Package(
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
             ]
         ),
+        // The recorder's devices and storage: location sources (gpsd, NMEA, GPX replay), the local
+        // SQLite store (GRDB, which also runs on Apple platforms) and the upload queue.
+        .target(
+            name: "WaymarkRecorder",
+            dependencies: [
+                "WaymarkCore", "WaymarkAPI", "WaymarkClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "waymark",
             dependencies: [
-                "WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkServer",
+                "WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkServer", "WaymarkRecorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -113,7 +131,8 @@ let package = Package(
         .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
         .testTarget(name: "WaymarkClientTests", dependencies: ["WaymarkClient", "WaymarkAPI", "WaymarkCore"]),
         .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkRecorder", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkRecorderTests", dependencies: ["WaymarkRecorder", "WaymarkCore", "WaymarkAPI", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkServerTests",
             dependencies: [

@@ -1,0 +1,5 @@
+import WaymarkCore
+
+/// The recorder's devices and storage, behind the protocols of WaymarkCore's Recording folder:
+/// location sources, the SQLite store and the upload queue.
+public enum WaymarkRecorder {}

@@ -1,0 +1,2 @@
+import WaymarkCore
+import WaymarkRecorder
