@@ -1,8 +1,8 @@
 /*
  * waymark_media.h — the plain C API of Waymark's one C++ shim.
  *
- * It wraps exiv2 (photo metadata), zxing-cpp (QR decoding) and libjpeg-turbo (scaled JPEG
- * decoding). Every function catches every C++ exception and reports it as a non-zero return
+ * It wraps exiv2 (photo metadata), zxing-cpp (QR decoding), libjpeg-turbo (scaled JPEG
+ * decoding) and libqrencode (QR encoding). Every function catches every C++ exception and reports it as a non-zero return
  * with a message in `err`. No function touches the file system except through the paths it
  * is given; the Swift side (WaymarkMedia) owns safe writing.
  */
@@ -116,6 +116,14 @@ int wm_find_qr(const uint8_t *jpeg, size_t size, int first_long_side, int max_lo
 /** Looks for QR codes in an 8-bit greyscale image (for tests and non-JPEG sources). */
 int wm_find_qr_gray(const uint8_t *pixels, int width, int height, wm_qr_result *result,
                     char *err, size_t err_len);
+
+/**
+ * Encodes `text` (NUL-terminated UTF-8) as a QR code at error-correction level Q, in the smallest
+ * version that holds it; libqrencode picks the densest modes (alphanumeric for a Waymark payload).
+ * On success returns 0 and fills `modules` with width × width bytes, row by row, 1 for a dark
+ * module and 0 for a light one (no quiet zone), and `*width`. Returns -1 with a message otherwise.
+ */
+int wm_encode_qr(const char *text, wm_buffer *modules, int *width, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }
