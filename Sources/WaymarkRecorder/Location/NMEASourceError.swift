@@ -1,23 +1,5 @@
 import Foundation
 
-/// gpsd could not be reached, or an endpoint given for it is not `HOST:PORT`.
-public enum GPSDError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// The first connection of ``GPSDSource/events()`` failed; `reason` is e.g. `connection refused`.
-    case unreachable(endpoint: String, reason: String)
-    /// A `--gpsd` value that is not `HOST`, `HOST:PORT` or `[IPv6]:PORT`.
-    case invalidEndpoint(String, problem: String)
-
-    public var description: String {
-        switch self {
-        case .unreachable(let endpoint, let reason):
-            "Cannot reach gpsd at \(endpoint) (\(reason)). Is gpsd running? Start it with `gpsd -N /dev/ttyUSB0` "
-                + "(the receiver's device: /dev/ttyACM0, /dev/ttyUSB0 or /dev/rfcomm0), or pass --gpsd HOST:PORT if it listens elsewhere."
-        case .invalidEndpoint(let text, let problem):
-            "'\(text)' is not a gpsd address: \(problem). Write HOST:PORT, e.g. 127.0.0.1:2947, [::1]:2947 or gps.local."
-        }
-    }
-}
-
 /// An NMEA receiver or log that cannot be read, saying what to check.
 public enum NMEASourceError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Nothing exists at the path.
@@ -58,23 +40,6 @@ public enum NMEASourceError: Error, CustomStringConvertible, Sendable, Equatable
             "Reading \(path) failed (\(reason)). Was the receiver unplugged, or its Bluetooth link lost? Reconnect it and resume."
         case .openFailed(let path, let reason):
             "Cannot open \(path) (\(reason)). Check that it is the receiver's device and that nothing else uses it."
-        }
-    }
-}
-
-/// A replay that cannot run.
-public enum ReplayError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// The speed factor is zero, negative or not finite.
-    case invalidSpeed(Double)
-    /// The track file has no fix with a time.
-    case noTimes(file: String)
-
-    public var description: String {
-        switch self {
-        case .invalidSpeed(let speed):
-            "A replay speed of \(speed) cannot run: give a factor above 0, e.g. 1 for real time or 10 for ten times faster."
-        case .noTimes(let file):
-            "\(file) has no points with times, so it cannot be replayed. Export the track again with timestamps."
         }
     }
 }
