@@ -29,15 +29,7 @@ enum NMEAReader {
 /// The state of one pass over an NMEA log.
 struct NMEALogParser {
     /// What one epoch (one instant of the receiver) reported, merged over its sentences.
-    struct Epoch {
-        var millisecondOfDay: Int
-        var latitude: Double
-        var longitude: Double
-        var altitude: Double?
-        var hdop: Double?
-        /// Days since 1970-01-01, from RMC.
-        var day: Int?
-    }
+    typealias Epoch = NMEAEpoch
 
     private(set) var sentenceCount = 0
     private(set) var positionSentenceCount = 0
@@ -46,10 +38,9 @@ struct NMEALogParser {
     private(set) var malformedCount = 0
     private(set) var epochs: [Epoch] = []
     private var current: Epoch?
-    private var fields: [Range<Int>] = []
+    private var scanner = NMEASentenceScanner()
 
     mutating func parse(_ bytes: [UInt8]) {
-        fields.reserveCapacity(24)
         var lineStart = 0
         var index = 0
         let count = bytes.count
@@ -88,13 +79,7 @@ struct NMEALogParser {
             days[i] = day
             previous = epochs[i].millisecondOfDay
         }
-        return epochs.indices.map { i in
-            let epoch = epochs[i]
-            let seconds = Double(days[i]) * 86_400 + Double(epoch.millisecondOfDay) / 1000
-            return Fix(latitude: epoch.latitude, longitude: epoch.longitude, altitude: epoch.altitude,
-                       accuracy: DilutionOfPrecision.accuracy(hdop: epoch.hdop),
-                       time: Date(timeIntervalSince1970: seconds))
-        }
+        return epochs.indices.map { i in epochs[i].fix(day: days[i]) }
     }
 
     /// Why a log yielded no fix, in numbers the user can check.
@@ -118,121 +103,31 @@ struct NMEALogParser {
     // MARK: - Lines and sentences
 
     private mutating func handleLine(_ bytes: [UInt8], _ line: Range<Int>) {
-        var start = line.lowerBound
-        while start < line.upperBound && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
-        guard start < line.upperBound, bytes[start] != 0x23 else { return }   // '#': comment
-        // The sentence starts at the last '$' (junk before it is a logger's prefix or a cut-off sentence).
-        var dollar = line.upperBound - 1
-        while dollar >= start && bytes[dollar] != 0x24 { dollar -= 1 }
-        guard dollar >= start else { return }
-        var end = line.upperBound
-        while end > dollar && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x00) { end -= 1 }
-        let bodyStart = dollar + 1
-        var bodyEnd = end
-        var star = bodyStart
-        var checksum: UInt8 = 0
-        while star < end && bytes[star] != 0x2A {
-            checksum ^= bytes[star]
-            star += 1
-        }
-        if star < end {
-            // Has a checksum: exactly two hex digits must follow and match.
-            guard star + 3 == end, let high = Self.hexValue(bytes[star + 1]), let low = Self.hexValue(bytes[star + 2]),
-                  high << 4 | low == checksum else {
-                badChecksumCount += 1
-                return
-            }
-            bodyEnd = star
-        }
-        // Address: talker + type, e.g. GPRMC; proprietary sentences start with P.
-        var comma = bodyStart
-        while comma < bodyEnd && bytes[comma] != 0x2C { comma += 1 }
-        let addressLength = comma - bodyStart
-        guard addressLength >= 3, addressLength <= 6, comma < bodyEnd else { return }
-        for k in bodyStart..<comma where !(Self.isUpperAlnum(bytes[k])) { return }
-        sentenceCount += 1
-        guard addressLength == 5, bytes[bodyStart] != 0x50 else { return }
-        let t0 = bytes[comma - 3], t1 = bytes[comma - 2], t2 = bytes[comma - 1]
-        let kind: UInt8
-        switch (t0, t1, t2) {
-        case (0x52, 0x4D, 0x43): kind = 0x52   // RMC
-        case (0x47, 0x47, 0x41): kind = 0x47   // GGA
-        case (0x47, 0x4E, 0x53): kind = 0x4E   // GNS
-        default: return
-        }
-        positionSentenceCount += 1
-        splitFields(bytes, comma + 1, bodyEnd)
-        switch kind {
-        case 0x52: handleRMC(bytes)
-        case 0x47: handleGGA(bytes, isGNS: false)
-        default: handleGGA(bytes, isGNS: true)
-        }
-    }
-
-    private mutating func splitFields(_ bytes: [UInt8], _ from: Int, _ to: Int) {
-        fields.removeAll(keepingCapacity: true)
-        var start = from
-        var i = from
-        while i < to {
-            if bytes[i] == 0x2C {
-                fields.append(start..<i)
-                start = i + 1
-            }
-            i += 1
-        }
-        fields.append(start..<to)
-    }
-
-    private func field(_ bytes: [UInt8], _ n: Int) -> ArraySlice<UInt8> {
-        n < fields.count ? bytes[fields[n]] : []
-    }
-
-    /// RMC: time, status, lat, N/S, lon, E/W, speed, course, date, magvar, E/W, mode, …
-    private mutating func handleRMC(_ bytes: [UInt8]) {
-        let status = field(bytes, 1)
-        let mode = field(bytes, 11)
-        guard status.first == 0x41, mode.first != 0x4E, mode.first != 0x53 else {   // 'A'; mode not 'N'/'S'
+        guard let sentence = scanner.scan(bytes, line) else { return }
+        switch sentence {
+        case .badChecksum:
+            badChecksumCount += 1
+            return
+        case .other, .gsa:
+            sentenceCount += 1
+        case .position(let epoch, _):
+            sentenceCount += 1
+            positionSentenceCount += 1
+            merge(epoch)
+        case .noFix:
+            sentenceCount += 1
+            positionSentenceCount += 1
             noFixCount += 1
-            return
-        }
-        guard let time = Self.millisecondOfDay(field(bytes, 0)),
-              let (lat, lon) = Self.position(field(bytes, 2), field(bytes, 3), field(bytes, 4), field(bytes, 5)),
-              let day = Self.day(field(bytes, 8)) else {
+        case .malformed:
+            sentenceCount += 1
+            positionSentenceCount += 1
             malformedCount += 1
-            return
         }
-        merge(Epoch(millisecondOfDay: time, latitude: lat, longitude: lon, altitude: nil, hdop: nil, day: day))
-    }
-
-    /// GGA: time, lat, N/S, lon, E/W, quality, satellites, HDOP, altitude, M, …
-    /// GNS: time, lat, N/S, lon, E/W, mode letters, satellites, HDOP, altitude, …
-    private mutating func handleGGA(_ bytes: [UInt8], isGNS: Bool) {
-        let status = field(bytes, 5)
-        let valid: Bool
-        if isGNS {
-            valid = status.contains { [0x41, 0x44, 0x50, 0x52, 0x46, 0x45].contains($0) }   // A D P R F E
-        } else {
-            valid = status.count == 1 && (0x31...0x36).contains(status[status.startIndex])  // quality 1–6
-        }
-        guard valid else {
-            noFixCount += 1
-            return
-        }
-        guard let time = Self.millisecondOfDay(field(bytes, 0)),
-              let (lat, lon) = Self.position(field(bytes, 1), field(bytes, 2), field(bytes, 3), field(bytes, 4)) else {
-            malformedCount += 1
-            return
-        }
-        let hdop = TrackNumbers.decimal(field(bytes, 7))
-        let altitude = TrackNumbers.decimal(field(bytes, 8))
-        merge(Epoch(millisecondOfDay: time, latitude: lat, longitude: lon, altitude: altitude, hdop: hdop, day: nil))
     }
 
     private mutating func merge(_ epoch: Epoch) {
         if var open = current, open.millisecondOfDay == epoch.millisecondOfDay {
-            open.altitude = open.altitude ?? epoch.altitude
-            open.hdop = open.hdop ?? epoch.hdop
-            open.day = open.day ?? epoch.day
+            open.merge(epoch)
             current = open
         } else {
             flush()
@@ -243,79 +138,5 @@ struct NMEALogParser {
     private mutating func flush() {
         if let open = current { epochs.append(open) }
         current = nil
-    }
-
-    // MARK: - Fields
-
-    private static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: c - 0x30
-        case 0x41...0x46: c - 0x41 + 10
-        case 0x61...0x66: c - 0x61 + 10
-        default: nil
-        }
-    }
-
-    private static func isUpperAlnum(_ c: UInt8) -> Bool {
-        (0x41...0x5A).contains(c) || (0x30...0x39).contains(c)
-    }
-
-    /// `hhmmss[.sss]` → milliseconds since midnight.
-    static func millisecondOfDay(_ text: ArraySlice<UInt8>) -> Int? {
-        guard text.count >= 6 else { return nil }
-        let s = text.startIndex
-        var whole = 0
-        for k in s..<(s + 6) {
-            let c = text[k]
-            guard c >= 0x30 && c <= 0x39 else { return nil }
-            whole = whole * 10 + Int(c - 0x30)
-        }
-        let hours = whole / 10_000, minutes = whole / 100 % 100, seconds = whole % 100
-        guard hours < 24, minutes < 60, seconds < 61 else { return nil }
-        var millis = 0
-        if text.count > 6 {
-            guard text[s + 6] == 0x2E else { return nil }
-            var scale = 100
-            for k in (s + 7)..<text.endIndex {
-                let c = text[k]
-                guard c >= 0x30 && c <= 0x39 else { return nil }
-                millis += Int(c - 0x30) * scale
-                scale /= 10
-            }
-        }
-        return (hours * 3600 + minutes * 60 + seconds) * 1000 + millis
-    }
-
-    /// `ddmmyy` → days since 1970-01-01; two-digit years are 1980–2079.
-    static func day(_ text: ArraySlice<UInt8>) -> Int? {
-        guard text.count == 6, text.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        let digits = text.map { Int($0 - 0x30) }
-        let day = digits[0] * 10 + digits[1], month = digits[2] * 10 + digits[3], yy = digits[4] * 10 + digits[5]
-        guard (1...12).contains(month), (1...31).contains(day) else { return nil }
-        let year = yy < 80 ? 2000 + yy : 1900 + yy
-        return CivilTime.daysSinceEpoch(year: year, month: month, day: day)
-    }
-
-    /// `ddmm.mmmm`, `N|S`, `dddmm.mmmm`, `E|W` → signed degrees.
-    static func position(_ lat: ArraySlice<UInt8>, _ ns: ArraySlice<UInt8>, _ lon: ArraySlice<UInt8>, _ ew: ArraySlice<UInt8>) -> (Double, Double)? {
-        guard let latValue = TrackNumbers.decimal(lat), let lonValue = TrackNumbers.decimal(lon),
-              latValue >= 0, lonValue >= 0, ns.count == 1, ew.count == 1 else { return nil }
-        let latDegrees = (latValue / 100).rounded(.down), lonDegrees = (lonValue / 100).rounded(.down)
-        let latMinutes = latValue - latDegrees * 100, lonMinutes = lonValue - lonDegrees * 100
-        guard latMinutes < 60, lonMinutes < 60 else { return nil }
-        var latitude = latDegrees + latMinutes / 60
-        var longitude = lonDegrees + lonMinutes / 60
-        switch ns.first {
-        case 0x4E: break
-        case 0x53: latitude = -latitude
-        default: return nil
-        }
-        switch ew.first {
-        case 0x45: break
-        case 0x57: longitude = -longitude
-        default: return nil
-        }
-        guard latitude <= 90, longitude <= 180 else { return nil }
-        return (latitude, longitude)
     }
 }

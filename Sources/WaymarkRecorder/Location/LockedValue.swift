@@ -1,0 +1,19 @@
+import Foundation
+
+/// A value shared between threads and tasks, guarded by a lock.
+///
+/// (`Synchronization.Mutex` needs macOS 15; the package still supports macOS 14.)
+final class LockedValue<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
