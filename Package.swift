@@ -129,10 +129,12 @@ let package = Package(
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
-        .testTarget(name: "WaymarkClientTests", dependencies: ["WaymarkClient", "WaymarkAPI", "WaymarkCore"]),
+        .testTarget(name: "WaymarkClientTests", dependencies: ["WaymarkClient", "WaymarkAPI", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkRecorder", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkRecorderTests", dependencies: ["WaymarkRecorder", "WaymarkCore", "WaymarkAPI", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkRecorder", "WaymarkTestSupport",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "WaymarkRecorderTests", dependencies: ["WaymarkRecorder", "WaymarkCore", "WaymarkAPI", "WaymarkClient", "WaymarkTestSupport",
+                                                               .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "WaymarkServerTests",
             dependencies: [

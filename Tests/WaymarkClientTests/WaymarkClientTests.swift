@@ -3,6 +3,7 @@ import Testing
 import WaymarkAPI
 import WaymarkClient
 import WaymarkCore
+import WaymarkTestSupport
 
 /// Records the waits the client asks for, instead of sleeping.
 final class SleepLog: @unchecked Sendable {

@@ -6,7 +6,7 @@ import WaymarkRecorder
 import WaymarkTestSupport
 
 /// A clock that only moves when told (or when the uploader "sleeps").
-final class ManualClock: @unchecked Sendable {
+final class UploadTestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
     private var waits: [Double] = []
@@ -27,14 +27,14 @@ final class ManualClock: @unchecked Sendable {
 @Suite("The upload queue against a scripted route API", .serialized)
 struct RouteUploaderTests {
     let t0 = Date(timeIntervalSince1970: 1_717_236_000)
-    let clock: ManualClock
+    let clock: UploadTestClock
     let store: SQLiteRecordingStore
     let folder: TemporaryFolder
 
     init() throws {
         folder = try TemporaryFolder()
         store = try SQLiteRecordingStore(path: folder.url.appendingPathComponent("recorder.sqlite").path)
-        clock = ManualClock(t0)
+        clock = UploadTestClock(t0)
     }
 
     /// A recorded, sealed and queued route (scrypt n = 1024 to keep the test fast).

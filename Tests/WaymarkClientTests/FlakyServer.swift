@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import WaymarkTestSupport
 
 /// A real HTTP server (Python's http.server) that fails a given number of times with 503 and
 /// Retry-After, then answers 201, and records every request's headers and body in its log.
@@ -29,39 +30,5 @@ server.serve_forever()
 
     static func start(failures: Int, retryAfter: String) throws -> ScriptedServer {
         try ScriptedServer(script: script, arguments: [String(failures), retryAfter])
-    }
-}
-
-/// A real HTTP server from a Python script that prints its port, and logs to the file given as its first argument.
-final class ScriptedServer {
-    let process = Process()
-    let port: Int
-    let log = FileManager.default.temporaryDirectory.appendingPathComponent("scripted-\(UUID().uuidString)")
-
-    init(script: String, arguments: [String] = []) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, log.path] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
-        self.port = port
-    }
-
-    /// The requests the script logged (a JSON array), when it logs them.
-    func requests() throws -> [[String: Any]] {
-        guard let data = try? Data(contentsOf: log) else { return [] }
-        return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
-    }
-
-    deinit {
-        // Process.waitUntilExit spins a run loop, which an async test's thread does not serve.
-        let pid = process.processIdentifier
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
-        try? FileManager.default.removeItem(at: log)
     }
 }
