@@ -8,6 +8,9 @@ SWIFT ?= swift
 WAYMARK_FIXTURES ?= $(abspath $(CURDIR)/../shared/fixtures)
 export WAYMARK_FIXTURES
 ARGS ?= serve --data ./data --host 127.0.0.1 --port 8080
+# Tests that pace themselves on the wall clock (gpsfake, replays, tmux, a recorder killed mid-way) run on
+# their own: next to tests that block the cooperative pool for seconds (exiftool, SIGKILL loops) they starve.
+REALTIME_TESTS = WaymarkRecorderTests|RecordTerminal|RecordCrash
 
 .PHONY: bootstrap build release run test bench clean
 
@@ -27,8 +30,10 @@ run: bootstrap
 test: bootstrap
 	@test -d "$(WAYMARK_FIXTURES)" || { echo "make test: the shared test files are missing at $(WAYMARK_FIXTURES); set WAYMARK_FIXTURES" >&2; exit 1; }
 	$(SWIFT) build --build-tests
-	@echo "== every test, the route service on SQLite"
-	$(SWIFT) test --skip-build
+	@echo "== every test but the recorder's real-time ones, the route service on SQLite"
+	$(SWIFT) test --skip-build --skip '$(REALTIME_TESTS)'
+	@echo "== the recorder against real time (gpsd, replays, a terminal, SIGKILL), apart from the busy tests above"
+	$(SWIFT) test --skip-build --filter '$(REALTIME_TESTS)'
 	@echo "== the route service's tests again, on a throwaway PostgreSQL"
 	WAYMARK_REQUIRE_POSTGRES=1 scripts/with-postgres $(SWIFT) test --skip-build --filter 'WaymarkServerTests|ServeEndToEnd'
 	@echo "== the running server against its OpenAPI document (schemathesis), SQLite then PostgreSQL"

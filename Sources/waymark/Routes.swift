@@ -5,11 +5,11 @@ import WaymarkClient
 import WaymarkCore
 import WaymarkMedia
 
-/// `waymark routes`: routes stored on the route service.
+/// `waymark routes`: the routes recorded here, and routes stored on the route service.
 struct Routes: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Get, delete or export routes stored on the route service.",
-        subcommands: [Get.self, Delete.self, Export.self]
+        abstract: "List, show, sync and delete recorded routes; get or export routes stored on the route service.",
+        subcommands: [List.self, Show.self, Sync.self, Delete.self, Get.self, Export.self]
     )
 
     /// `waymark routes get (ID | --lookup HEX)`: the stored record, as JSON.
@@ -37,15 +37,43 @@ struct Routes: AsyncParsableCommand {
         }
     }
 
-    /// `waymark routes delete ID`: proves ownership with the delete token derived from the passphrase.
+    /// `waymark routes delete ID…`: recorded routes by number (SHO-06, SRD-04), stored ones by the service's id.
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a stored route (the passphrase proves it is yours).")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete routes: recorded ones by number (also from the service), or a stored one by the service's route id.",
+            discussion: "A recorded route is deleted here at once and its copy on the route service is deleted by the next upload run (`waymark routes sync`). A route id the service gave is deleted there directly; the passphrase proves it is yours."
+        )
 
-        @Argument(help: "The route id.") var id: String
+        @Argument(help: "Route numbers from `waymark routes list`, or route ids the service gave.") var ids: [String]
+        @Flag(name: .long, help: "Do not ask for confirmation.") var yes = false
+        @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var service: ServerOptions
         @OptionGroup var passphrase: PassphraseOptions
 
+        func validate() throws {
+            if ids.isEmpty { throw ValidationError("Give the routes to delete: numbers from `waymark routes list`, or route ids the service gave.") }
+        }
+
         func run() async throws {
+            guard yes || confirm("Delete \(ids.count == 1 ? "this route" : "these \(ids.count) routes")? [y/N] ") else {
+                Terminal.printError(Terminal.stdinIsTerminal ? "Nothing was deleted." : "Nothing was deleted: confirm with --yes when not at a terminal.")
+                throw ExitCode.failure
+            }
+            let local = ids.compactMap { Int64($0) }
+            if !local.isEmpty {
+                let store = try storeOptions.open()
+                for id in local {
+                    guard try await store.delete(route: id) else {
+                        Terminal.printError("error: there is no recorded route \(id); `waymark routes list` shows them.")
+                        throw ExitCode.failure
+                    }
+                    print("Deleted route \(id) here; its copy on the route service, if any, is deleted by the next `waymark routes sync`.")
+                }
+            }
+            for id in ids where Int64(id) == nil { try await deleteStored(id) }
+        }
+
+        private func deleteStored(_ id: String) async throws {
             let client = try service.client()
             guard let record = try await fetch({ try await client.route(id: id) }) else {
                 Terminal.printError("error: the service has no route \(id).")
@@ -54,7 +82,7 @@ struct Routes: AsyncParsableCommand {
             // DESIGN §3.2: the delete token comes from the same master key as the route's encryption key.
             let token = RouteKeys.deleteToken(master: try record.envelope.masterKey(passphrase: try passphrase.provider()()))
             try await fetch { try await client.deleteRoute(id: id, deleteToken: token) }
-            print("Deleted route \(id).")
+            print("Deleted route \(id) from the route service.")
         }
     }
 
@@ -110,6 +138,13 @@ struct Routes: AsyncParsableCommand {
             return parsed.nonce
         }
     }
+}
+
+/// Asks a yes/no question at the terminal; false when nobody can answer.
+func confirm(_ question: String) -> Bool {
+    guard Terminal.stdinIsTerminal else { return false }
+    FileHandle.standardError.write(Data(question.utf8))
+    return ["y", "yes"].contains(readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "")
 }
 
 /// Runs a client call, printing its error once and exiting non-zero.

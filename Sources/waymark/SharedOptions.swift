@@ -36,6 +36,11 @@ struct PassphraseOptions: ParsableArguments {
     @Option(name: .long, help: "A file whose first line is the route passphrase (else WAYMARK_PASSPHRASE, else a prompt).", completion: .file())
     var passphraseFile: String?
 
+    /// Whether the passphrase will be asked at a prompt (no file, no WAYMARK_PASSPHRASE, a terminal).
+    var isInteractive: Bool {
+        passphraseFile == nil && (ProcessInfo.processInfo.environment["WAYMARK_PASSPHRASE"] ?? "").isEmpty && Terminal.stdinIsTerminal
+    }
+
     /// Reads the passphrase when called (so it is asked only when a route must be opened).
     func provider() -> @Sendable () throws -> String {
         let file = passphraseFile

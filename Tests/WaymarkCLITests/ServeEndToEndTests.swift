@@ -119,7 +119,7 @@ struct ServeEndToEndTests {
         #expect(export.status == 0, "\(export.stderr)")
         #expect(try TrackFile.read(contentsOf: gpx).first?.fixes.count == fixes.count)
 
-        let delete = try WaymarkBinary.run(["routes", "delete", created.routeID, "--server", url.absoluteString], environment: env)
+        let delete = try WaymarkBinary.run(["routes", "delete", created.routeID, "--yes", "--server", url.absoluteString], environment: env)
         #expect(delete.status == 0, "\(delete.stderr)")
         // `routes delete` fetched this very route a moment ago: the same GET in the same second would
         // carry the same signature, which the client avoids by signing again with another timestamp.

@@ -83,7 +83,12 @@ struct GPSDSourceTests {
             break
         }
         #expect(lost == .noFix)
-        let second = try GPSFake(log: Self.log, port: port)
+        // The old gpsd may hold the port for a moment after it was killed: try again for a while.
+        var restarted: GPSFake?
+        for attempt in 1...20 where restarted == nil {
+            do { restarted = try GPSFake(log: Self.log, port: port) } catch where attempt < 20 { try await Task.sleep(for: .milliseconds(500)) }
+        }
+        let second = try #require(restarted)
         defer { second.stop() }
         var again: Fix?
         let deadline = Date().addingTimeInterval(30)
