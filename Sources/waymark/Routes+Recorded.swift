@@ -111,7 +111,7 @@ extension Routes {
             ]
             for (index, track) in tracks.enumerated() {
                 let span = [track.start, track.end].compactMap { $0.map { localTime($0, seconds: true) } }.joined(separator: " – ")
-                lines.append("    \(index + 1)  \(span)  \(track.fixes.count) fixes")
+                lines.append("    \(index + 1)  \(span)  \(track.fixes.count) fix\(track.fixes.count == 1 ? "" : "es")")
             }
             if route.state == .queued, let error = route.lastError { lines.append("  Last upload attempt failed: \(error)") }
             print(lines.joined(separator: "\n"))

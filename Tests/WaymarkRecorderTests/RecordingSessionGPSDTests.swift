@@ -33,6 +33,7 @@ struct RecordingSessionGPSDTests {
         #expect(await session.snapshot().fixCount == paused.fixCount, "nothing is recorded while paused (SRR-15)")
         #expect(await session.snapshot().elapsed == paused.elapsed, "the clock stands still while paused (SRR-15)")
 
+        #expect(await session.sourceEnd == nil, "a pause is not the end of the source")
         await session.resume()
         try await waitFor("fixes after resuming", in: session) { $0.fixCount >= paused.fixCount + 5 }
         let route = await session.stop()

@@ -110,7 +110,8 @@ public actor RecordingSession {
                     guard let self else { return }
                     await self.handle(event)
                 }
-                await self?.sourceEnded(.finished)
+                // A stream ends quietly when its iteration is cancelled: that is a pause, not the source's end.
+                if !Task.isCancelled { await self?.sourceEnded(.finished) }
             } catch is CancellationError {
                 return
             } catch {
