@@ -72,13 +72,14 @@ final class StatusLines: RecorderDisplay {
     private var lastQR = 0
 
     func show(_ snapshot: RecorderSnapshot, message: String?, confirmingQuit: Bool) {
-        let key = "\(snapshot.phase) \(snapshot.status) \(message ?? "")"
+        let key = "\(snapshot.phase) \(snapshot.status) \(snapshot.lastIgnored.map { "\($0)" } ?? "") \(message ?? "")"
         guard snapshot.qr.payload.time != lastQR || key != lastKey else { return }
         lastKey = key
         lastQR = snapshot.qr.payload.time
         var parts = [Date().utcTimestamp, "\(snapshot.phase)", "distance \(snapshot.distanceText)", "time \(snapshot.elapsedText)",
                      "gps \(statusText(snapshot))", "tracks \(snapshot.trackCount)", "fixes \(snapshot.fixCount)",
                      "qr \(snapshot.qr.payload.text)"]
+        if let ignored = snapshot.lastIgnored { parts.append("last fix ignored: \(ignored)") }
         if let message { parts.append(message) }
         print(parts.joined(separator: "  "))
         fflush(nil)  // one line at a time, in order with everything else printed
@@ -147,7 +148,7 @@ final class FullScreen: RecorderDisplay {
         if confirmingQuit {
             lines.append(" \u{1B}[1mStop recording and quit? The route is kept and queued. [y/n]\u{1B}[0m")
         } else {
-            lines.append(" " + (message ?? phaseText(snapshot.phase)))
+            lines.append(" " + (message ?? snapshot.lastIgnored.map { "Last fix ignored: \($0)." } ?? phaseText(snapshot.phase)))
         }
         let keys = snapshot.phase == .paused ? "[r] resume" : "[p] pause"
         lines.append(" \u{1B}[2m\(keys)  [s] stop  [u] units  [q] quit\u{1B}[0m")
