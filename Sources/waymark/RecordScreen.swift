@@ -153,7 +153,8 @@ final class FullScreen: RecorderDisplay {
         let keys = snapshot.phase == .paused ? "[r] resume" : "[p] pause"
         lines.append(" \u{1B}[2m\(keys)  [s] stop  [u] units  [q] quit\u{1B}[0m")
 
-        let frame = "\u{1B}[H" + lines.prefix(rows).map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
+        // A line wider than the terminal would wrap and scroll the whole screen up: cut it.
+        let frame = "\u{1B}[H" + lines.prefix(rows).map { Self.clip($0, to: columns) + "\u{1B}[0m\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J"
         guard frame != lastFrame else { return }
         lastFrame = frame
         write(frame)
@@ -191,10 +192,29 @@ final class FullScreen: RecorderDisplay {
         }
     }
 
+    /// The first `width` visible characters of a line; escape sequences take no room.
+    private static func clip(_ line: String, to width: Int) -> String {
+        var result = ""
+        var visible = 0
+        var inEscape = false
+        for character in line {
+            if character == "\u{1B}" { inEscape = true }
+            if !inEscape {
+                guard visible < width else { break }
+                visible += 1
+            }
+            result.append(character)
+            if inEscape && character.isLetter { inEscape = false }
+        }
+        return result
+    }
+
     /// `left` and `right` on one line of `width` columns (escape sequences do not count).
     private static func pad(_ left: String, right: String, width: Int) -> String {
         let visible = { (text: String) in text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression).count }
-        return left + String(repeating: " ", count: max(1, width - visible(left) - visible(right) - 1)) + right
+        let room = width - visible(right) - 2
+        let shown = visible(left) > room ? clip(left, to: max(0, room - 1)) + "\u{1B}[0m…" : left
+        return shown + String(repeating: " ", count: max(1, width - visible(shown) - visible(right) - 1)) + right
     }
 }
 
