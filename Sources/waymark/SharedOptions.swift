@@ -15,7 +15,7 @@ struct ServerOptions: ParsableArguments {
     var apiSecret: String?
 
     /// Whether a server was named at all (flag or environment).
-    var isGiven: Bool { server != nil || ProcessInfo.processInfo.environment["WAYMARK_SERVER"] != nil }
+    var isGiven: Bool { server != nil || !(ProcessInfo.processInfo.environment["WAYMARK_SERVER"] ?? "").isEmpty }
 
     func credentials() throws -> ServerCredentials {
         let env = ProcessInfo.processInfo.environment

@@ -82,3 +82,33 @@ struct RecordingSessionTests {
         #expect(abs(await session.snapshot().elapsed - 1) < 0.001, "the 60 s of the pause are not recorded time")
     }
 }
+
+@Suite("The kept passphrase (SCO-09…12)")
+struct PassphraseAdoptionTests {
+    @Test("SCO-09: the first passphrase is kept; SCO-10: later ones must match; SCO-12: reset forgets it")
+    func adoptMatchReset() async throws {
+        let store = try SQLiteRecordingStore.inMemory()
+        #expect(try await store.adopt(passphrase: "correct horse", cost: 1024) == .saved)
+        #expect(try await store.adopt(passphrase: "correct horse", cost: 1024) == .matched)
+        await #expect(throws: PassphraseMismatch.self) { try await store.adopt(passphrase: "correct horse ", cost: 1024) }
+        await #expect(throws: PassphraseError.self) { try await store.adopt(passphrase: "   ", cost: 1024) }
+        try await store.save(nil as PassphraseVerifier?)
+        #expect(try await store.adopt(passphrase: "battery staple", cost: 1024) == .saved, "after a reset the next passphrase is kept")
+    }
+
+    @Test("a route a recorder left unfinished is sealed and queued; one without a fix is removed")
+    func finishUnfinished() async throws {
+        let store = try SQLiteRecordingStore.inMemory()
+        let kept = try await store.startRoute(nonce: "AAAAAAAAAAAA", created: Date(), qrPeriod: 5)
+        try await store.append([Fix(latitude: 45, longitude: 13, accuracy: 5, time: Date())], track: 0, route: kept, distance: 0, duration: 1)
+        let empty = try await store.startRoute(nonce: "BBBBBBBBBBBB", created: Date(), qrPeriod: 5)
+        let unfinished = try await store.unfinishedRoutes()
+        #expect(Set(unfinished.map(\.id)) == [kept, empty])
+        for route in unfinished {
+            _ = try await store.finish(route) { try RouteUpload.seal(route: $0, passphrase: "p", kdf: .scrypt(n: 1024)) }
+        }
+        #expect(try await store.route(kept)?.state == .queued)
+        #expect(try await store.route(empty) == nil)
+        #expect(try await store.unfinishedRoutes().isEmpty)
+    }
+}
