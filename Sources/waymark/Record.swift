@@ -55,7 +55,12 @@ struct Record: AsyncParsableCommand {
             Terminal.printError("Nothing was recorded: no fix arrived that was accurate enough (the threshold is \(Int(settings.accuracyThreshold)) m, see `waymark settings`).")
             throw ExitCode.failure
         }
-        if case let .sourceFailed(reason) = outcome { Terminal.printError("The receiver failed: \(reason). What was recorded until then is kept.") }
+        switch outcome {
+        case let .sourceFailed(reason): Terminal.printError("The receiver failed: \(reason). What was recorded until then is kept.")
+        case .sourceOver: print("The replay is over.")
+        case .timeUp: print("Stopped after \(RecorderFormat.duration(stopAfter ?? 0)), as --stop-after asked.")
+        case .stopped, .quit: break
+        }
 
         try await session.queue(seal(route))
         let snapshot = await session.snapshot()

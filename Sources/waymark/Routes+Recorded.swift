@@ -70,7 +70,7 @@ extension Routes {
         func run() async throws {
             let store = try storeOptions.open()
             let routes = try await store.routes()
-            if json { return printJSON(routes.map { RecordedRouteJSON($0) }) }
+            if json { return try printJSON(routes.map { RecordedRouteJSON($0) }) }
             guard !routes.isEmpty else { return print("No routes recorded yet: `waymark record` records one.") }
             let units = try await store.settings().units
             let rows = routes.map { route in
@@ -97,7 +97,7 @@ extension Routes {
                 throw ExitCode.failure
             }
             let tracks = try await store.tracks(of: id)
-            if json { return printJSON(RecordedRouteJSON(route, tracks: tracks)) }
+            if json { return try printJSON(RecordedRouteJSON(route, tracks: tracks)) }
             let units = try await store.settings().units
             var lines = [
                 "Route \(route.id)",
@@ -145,35 +145,9 @@ extension Routes {
     }
 }
 
-/// Prints a value as pretty JSON with sorted keys.
-func printJSON(_ value: some Encodable) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(value) else { return }
-    print(String(decoding: data, as: UTF8.self))
-}
-
-/// Prints rows under a header, each column as wide as its widest cell.
-func printTable(header: [String], rows: [[String]]) {
-    let all = [header] + rows
-    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-    for row in all {
-        print(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
-            .trimmingCharacters(in: .whitespaces))
-    }
-}
-
-/// A date in this computer's time zone, as a photographer reads it.
-func localTime(_ date: Date, seconds: Bool) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.dateFormat = seconds ? "yyyy-MM-dd HH:mm:ss" : "yyyy-MM-dd HH:mm"
-    return formatter.string(from: date)
-}
-
 /// Uploads what is queued, printing the grouped outcome ("3 routes stored") once; fails when something stays queued.
 func uploadQueued(store: SQLiteRecordingStore, service: ServerOptions, settings: RecorderSettings, within seconds: Double) async throws {
-    let uploader = RouteUploader(store: store, client: try service.client(), wifiOnly: settings.wifiOnly)
+    let uploader = RouteUploader(store: store, client: RouteUploader.client(for: try service.credentials()), wifiOnly: settings.wifiOnly)
     let report = await uploader.sync(until: Date().addingTimeInterval(seconds), ignoreSchedule: true)
     if report.stored.count == 1, let only = report.stored.first {
         print("1 route stored: route \(only.route) has the server route id \(only.serverRouteID).")

@@ -31,9 +31,7 @@ struct Routes: AsyncParsableCommand {
                 Terminal.printError("error: the service has no route \(id ?? "with lookup \(lookup!)").")
                 throw ExitCode.failure
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(record), as: UTF8.self))
+            try printJSON(record)
         }
     }
 
@@ -138,13 +136,6 @@ struct Routes: AsyncParsableCommand {
             return parsed.nonce
         }
     }
-}
-
-/// Asks a yes/no question at the terminal; false when nobody can answer.
-func confirm(_ question: String) -> Bool {
-    guard Terminal.stdinIsTerminal else { return false }
-    FileHandle.standardError.write(Data(question.utf8))
-    return ["y", "yes"].contains(readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "")
 }
 
 /// Runs a client call, printing its error once and exiting non-zero.

@@ -48,7 +48,7 @@ struct Settings: AsyncParsableCommand {
         settings.wifiOnly = wifiOnly ?? settings.wifiOnly
         settings.units = units ?? settings.units
         try await store.save(settings)
-        if json { return printJSON(settings) }
+        if json { return try printJSON(settings) }
         let kept = try await store.passphraseVerifier() != nil
         print("""
         Accuracy threshold  \(RecorderFormat.distance(settings.accuracyThreshold, units: .metric))

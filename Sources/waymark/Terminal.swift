@@ -32,6 +32,38 @@ enum Terminal {
     }
 }
 
+/// Asks a yes/no question at the terminal; false when nobody can answer.
+func confirm(_ question: String) -> Bool {
+    guard Terminal.stdinIsTerminal else { return false }
+    FileHandle.standardError.write(Data(question.utf8))
+    return ["y", "yes"].contains(readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "")
+}
+
+/// Prints a value as pretty JSON with sorted keys.
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}
+
+/// Prints rows under a header, each column as wide as its widest cell.
+func printTable(header: [String], rows: [[String]]) {
+    let all = [header] + rows
+    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+    for row in all {
+        print(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
+            .trimmingCharacters(in: .whitespaces))
+    }
+}
+
+/// A date in this computer's time zone, as a photographer reads it.
+func localTime(_ date: Date, seconds: Bool) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = seconds ? "yyyy-MM-dd HH:mm:ss" : "yyyy-MM-dd HH:mm"
+    return formatter.string(from: date)
+}
+
 /// A one-line progress bar on standard output, redrawn in place; silent when stdout is not a terminal.
 final class ProgressBar: @unchecked Sendable {
     private let lock = NSLock()

@@ -127,8 +127,7 @@ struct UploadFaultTests {
         defer { server.stop(SIGTERM) }
         // One attempt per call: every dropped connection reaches the queue, which retries it
         // later with the route's own idempotency key (the client's own retries would hide it).
-        let client = WaymarkClient(credentials: ServerCredentials(serverURL: url, key: key, secret: secret),
-                                   retry: RetryPolicy(maxAttempts: 1), requestTimeout: 2)
+        let client = RouteUploader.client(for: ServerCredentials(serverURL: url, key: key, secret: secret), requestTimeout: 2)
         try await ServeEndToEndTests.waitUntilUp(client)
 
         let serverDatabase = data.appendingPathComponent("waymark.sqlite").path

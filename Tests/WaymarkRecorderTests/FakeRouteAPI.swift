@@ -1,5 +1,6 @@
 import Foundation
 import WaymarkClient
+import WaymarkRecorder
 import WaymarkTestSupport
 
 /// A small stand-in for the route API (Python's http.server): stores routes honouring
@@ -84,8 +85,7 @@ server.serve_forever()
 
     /// A client that makes one attempt per call (the uploader's queue does the retrying here).
     var client: WaymarkClient {
-        WaymarkClient(credentials: ServerCredentials(serverURL: server.url, key: "test-key", secret: "test-secret"),
-                      retry: RetryPolicy(maxAttempts: 1), requestTimeout: 5)
+        RouteUploader.client(for: ServerCredentials(serverURL: server.url, key: "test-key", secret: "test-secret"), requestTimeout: 5)
     }
 
     private var state: [String: Any] { ((try? server.logged()) as? [String: Any]) ?? [:] }

@@ -102,9 +102,8 @@ struct RouteUploaderTests {
     @Test("connection refused keeps the route queued with a next attempt and the error")
     func connectionRefused() async throws {
         let port = try unusedLocalPort()
-        let client = WaymarkClient(credentials: ServerCredentials(serverURL: try #require(URL(string: "http://127.0.0.1:\(port)")),
-                                                                  key: "k", secret: "s"),
-                                   retry: RetryPolicy(maxAttempts: 1), requestTimeout: 1)
+        let client = RouteUploader.client(for: ServerCredentials(serverURL: try #require(URL(string: "http://127.0.0.1:\(port)")),
+                                                                 key: "k", secret: "s"), requestTimeout: 1)
         let (id, _) = try await queuedRoute()
         let report = await uploader(client, random: 0.99).runOnce(now: t0)
         #expect(report.stored.isEmpty && report.stillQueued == 1 && report.stopped == nil)

@@ -43,6 +43,13 @@ public struct RouteUploader: Sendable {
         self.logger = logger
     }
 
+    /// The client the queue should be given: one attempt per request, because the queue's own
+    /// backoff (``UploadSchedule``) decides when to try again. A client that retried by itself
+    /// would hold a pass for minutes on an unreachable server, route after route.
+    public static func client(for credentials: ServerCredentials, requestTimeout: Double = 10) -> WaymarkClient {
+        WaymarkClient(credentials: credentials, retry: RetryPolicy(maxAttempts: 1), requestTimeout: requestTimeout)
+    }
+
     /// One pass over the queue: every queued route due at `now`, then every remote delete due.
     ///
     /// Nothing is sent when the connection does not suit the settings; a refused consumer key
