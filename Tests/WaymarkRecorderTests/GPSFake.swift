@@ -12,6 +12,8 @@ import Foundation
 final class GPSFake: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// gpsd found its port taken; another port, or a moment later, may do.
+        var portTaken = false
     }
 
     /// The port gpsd listens on.
@@ -28,17 +30,28 @@ final class GPSFake: @unchecked Sendable {
         guard let gpsfake = Self.find("gpsfake"), let gpsd = Self.find("gpsd") else {
             throw Failure(description: "gpsd and gpsfake are not installed: run scripts/bootstrap (it installs the Debian packages gpsd and gpsd-clients)")
         }
-        self.port = try port ?? Self.freePort()
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("gpsfake-\(UUID().uuidString).log")
-        let arguments = [gpsfake, "-P", String(self.port), "-1", "-q", "-c", String(cycle), log.path]
+        let arguments = { (port: Int) in [gpsfake, "-P", String(port), "-1", "-q", "-c", String(cycle), log.path] }
         let directories = Set([URL(fileURLWithPath: gpsd).deletingLastPathComponent().path, "/usr/sbin", "/usr/bin", "/bin"])
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":" + directories.joined(separator: ":")
-        pid = try Self.spawnInOwnGroup(arguments, environment: ["PATH=\(path)", "HOME=/tmp"], output: logURL.path)
-        do {
-            try waitUntilListening(timeout: 15)
-        } catch {
-            stop()
-            throw error
+        // gpsd may find its port taken: by a parallel test that drew the same free port, or, when
+        // restarting on a given port, by the gpsd just killed. Draw another port, or wait and retry.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let candidate = try port ?? Self.freePort()
+            let child = try Self.spawnInOwnGroup(arguments(candidate), environment: ["PATH=\(path)", "HOME=/tmp"], output: logURL.path)
+            do {
+                try Self.waitUntilListening(pid: child, port: candidate, log: logURL, timeout: 15)
+                (self.port, pid) = (candidate, child)
+                return
+            } catch let failure as Failure where failure.portTaken && attempt < 20 {
+                Self.stop(group: child)
+                usleep(500_000)
+            } catch {
+                Self.stop(group: child)
+                throw error
+            }
         }
     }
 
@@ -51,6 +64,11 @@ final class GPSFake: @unchecked Sendable {
             return !stopped
         }
         guard first else { return }
+        Self.stop(group: pid)
+        try? FileManager.default.removeItem(at: logURL)
+    }
+
+    private static func stop(group pid: pid_t) {
         kill(-pid, SIGTERM)
         var status: Int32 = 0
         for _ in 0..<100 {
@@ -59,24 +77,26 @@ final class GPSFake: @unchecked Sendable {
         }
         kill(-pid, SIGKILL)
         _ = waitpid(pid, &status, WNOHANG)
-        try? FileManager.default.removeItem(at: logURL)
     }
 
     /// What gpsfake and gpsd printed, for failure messages.
     var output: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
 
-    private func waitUntilListening(timeout: TimeInterval) throws {
+    private static func waitUntilListening(pid: pid_t, port: Int, log: URL, timeout: TimeInterval) throws {
+        let output = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if Self.accepts(port: port) { return }
+            if accepts(port: port) { return }
+            if output().contains("can't bind") {
+                throw Failure(description: "gpsd could not bind port \(port): \(output())", portTaken: true)
+            }
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
-                lock.withLock { stopped = true }
-                throw Failure(description: "gpsfake exited before gpsd listened on port \(port): \(output)")
+                throw Failure(description: "gpsfake exited before gpsd listened on port \(port): \(output())")
             }
             usleep(50_000)
         }
-        throw Failure(description: "gpsd did not listen on port \(port) within \(Int(timeout)) s: \(output)")
+        throw Failure(description: "gpsd did not listen on port \(port) within \(Int(timeout)) s: \(output())")
     }
 
     // MARK: - Processes and ports
