@@ -31,14 +31,21 @@ public struct PhotoReport: Sendable, Codable, Equatable {
     public var reason: String?
     /// True when the position went into `NAME.EXT.xmp` instead of the photo itself.
     public var sidecar: Bool
+    /// How the position went into the photo itself (nil for a sidecar or a photo not tagged).
+    public var writeMethod: GPSWriteMethod?
     /// Seconds between the photo and the nearest fix, when the photo is outside the route.
     public var secondsFromRoute: Double?
     /// False on `--dry-run`: what would have been written was not.
     public var written: Bool
+    /// For a QR photo checked with `--check-qr`: seconds by which the given clock setting (`--sync`,
+    /// `--offset`, `--timezone`) puts the photo later than the time its QR code shows (negative:
+    /// earlier; the middle of the code's period is the reference). `nil` for every other photo.
+    public var qrClockDifference: Double?
 
     public init(file: String, captureTime: String? = nil, utcTime: String? = nil, status: Status,
                 latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil, accuracy: Double? = nil,
-                reason: String? = nil, sidecar: Bool = false, secondsFromRoute: Double? = nil, written: Bool = false) {
+                reason: String? = nil, sidecar: Bool = false, secondsFromRoute: Double? = nil, written: Bool = false,
+                qrClockDifference: Double? = nil) {
         self.file = file
         self.captureTime = captureTime
         self.utcTime = utcTime
@@ -51,12 +58,14 @@ public struct PhotoReport: Sendable, Codable, Equatable {
         self.sidecar = sidecar
         self.secondsFromRoute = secondsFromRoute
         self.written = written
+        self.qrClockDifference = qrClockDifference
     }
 }
 
 extension PhotoReport {
     private enum CodingKeys: String, CodingKey {
-        case file, captureTime, utcTime, status, latitude, longitude, altitude, accuracy, reason, sidecar, secondsFromRoute, written
+        case file, captureTime, utcTime, status, latitude, longitude, altitude, accuracy, reason, sidecar, writeMethod, secondsFromRoute, written
+        case qrClockDifference
     }
 
     /// Every key is always present (null when unknown), in the documented order, so scripts can rely on them.
@@ -72,8 +81,10 @@ extension PhotoReport {
         try c.encode(accuracy, forKey: .accuracy)
         try c.encode(reason, forKey: .reason)
         try c.encode(sidecar, forKey: .sidecar)
+        try c.encode(writeMethod, forKey: .writeMethod)
         try c.encode(secondsFromRoute, forKey: .secondsFromRoute)
         try c.encode(written, forKey: .written)
+        try c.encode(qrClockDifference, forKey: .qrClockDifference)
     }
 }
 
