@@ -122,7 +122,7 @@ struct Routes: AsyncParsableCommand {
                 Terminal.printError("error: \(error)")
                 throw ExitCode(2)
             }
-            let (format, path): (TrackFormat, String) = gpx.map { (.gpx, $0) } ?? kml.map { (.kml, $0) } ?? (.geoJSON, geojson!)
+            let (format, path): (WritableTrackFormat, String) = gpx.map { (.gpx, $0) } ?? kml.map { (.kml, $0) } ?? (.geoJSON, geojson!)
             try TrackFile.write(route.tracks, as: format).write(to: URL(fileURLWithPath: path), options: .atomic)
             let fixes = route.tracks.reduce(0) { $0 + $1.fixes.count }
             print("Wrote \(route.tracks.count) track\(route.tracks.count == 1 ? "" : "s"), \(fixes) fixes to \(path).")

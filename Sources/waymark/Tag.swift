@@ -30,7 +30,7 @@ struct Tag: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Also look in sub-folders.")
     var recursive = false
 
-    @Option(name: .long, help: "A track file: GPX 1.0/1.1, KML, GeoJSON or an NMEA 0183 log (repeatable).", completion: .file())
+    @Option(name: .long, help: "A track file: GPX 1.0/1.1, KML, GeoJSON, NMEA 0183 (with Magellan PMGNTRK), Garmin FIT or TCX, IGC, or CSV with time, lat and lon columns (repeatable).", completion: .file())
     var track: [String] = []
 
     @Option(name: .long, help: "An encrypted Waymark route envelope (JSON, or Base64 of it).", completion: .file())

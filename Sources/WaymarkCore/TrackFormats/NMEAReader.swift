@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads NMEA 0183 logs: RMC, GGA and GNS sentences from any talker (GP, GN, GL, GA, BD, GB, …).
+/// Reads NMEA 0183 logs: RMC, GGA and GNS sentences from any talker (GP, GN, GL, GA, BD, GB, …),
+/// and Magellan's `$PMGNTRK` track-log sentences.
 ///
 /// - Checksums (`*hh`) are verified; a sentence with a wrong or cut-off checksum is skipped
 ///   and counted. A sentence without a checksum is accepted.
@@ -9,7 +10,10 @@ import Foundation
 /// - RMC, GGA and GNS sentences of the same epoch (same time of day, next to each other)
 ///   merge into one `Fix`: the date comes from RMC, altitude and HDOP from GGA/GNS;
 ///   accuracy is estimated as `hdop × 5 m`.
-/// - Only RMC carries the date. Fixes logged before the first RMC are back-filled from it;
+/// - RMC carries the date, and so does PMGNTRK when its date field is there (older Magellan
+///   devices leave it out; then the log's RMC sentences date it, as they date GGA). A PMGNTRK's
+///   altitude in feet is converted to metres; validity `V` is no fix.
+/// - Fixes logged before the first dated sentence are back-filled from it;
 ///   after that the last RMC date carries on, and a time of day that jumps back by more than
 ///   12 hours starts the next day (midnight rollover).
 /// - Lines starting with `#` are comments; anything before the last `$` of a line (gpsd or
@@ -92,8 +96,8 @@ struct NMEALogParser {
         if noFixCount > 0 { reasons.append("\(noFixCount.groupedForMessage) position sentences reported no fix (or simulator mode)") }
         if badChecksumCount > 0 { reasons.append("\(badChecksumCount.groupedForMessage) sentences had a wrong checksum and were skipped") }
         if malformedCount > 0 { reasons.append("\(malformedCount.groupedForMessage) position sentences were malformed") }
-        if !epochs.isEmpty { reasons.append("\(epochs.count.groupedForMessage) fixes came without any RMC sentence, the only one that carries the date") }
-        if positionSentenceCount == 0 { reasons.append("none was an RMC, GGA or GNS position sentence") }
+        if !epochs.isEmpty { reasons.append("\(epochs.count.groupedForMessage) fixes came without a date: no RMC sentence, and no $PMGNTRK with its date field") }
+        if positionSentenceCount == 0 { reasons.append("none was an RMC, GGA, GNS or PMGNTRK position sentence") }
         return TrackFormatError(
             file: fileName,
             message: "has \(sentenceCount.groupedForMessage) NMEA sentences but no fix with a date: \(reasons.joined(separator: "; ")) — record again after the receiver shows a fix, and make sure it logs RMC sentences"

@@ -29,9 +29,10 @@ struct NMEAEpoch: Sendable {
 /// One NMEA 0183 sentence, as far as Waymark uses it.
 enum NMEASentence: Sendable {
     /// The position sentences Waymark reads.
-    enum Kind: Sendable { case rmc, gga, gns }
+    enum Kind: Sendable { case rmc, gga, gns, pmgntrk }
 
-    /// RMC, GGA or GNS with a valid fix. Only RMC carries the date.
+    /// RMC, GGA, GNS or Magellan PMGNTRK with a valid fix. RMC carries the date, and so does
+    /// PMGNTRK when its device writes the date field.
     case position(NMEAEpoch, Kind)
     /// RMC status `V` or mode `N`/`S`, GGA quality 0/7/8, GNS without a valid mode letter.
     case noFix(Kind, millisecondOfDay: Int?)
@@ -90,6 +91,10 @@ struct NMEASentenceScanner {
         var comma = bodyStart
         while comma < bodyEnd && bytes[comma] != 0x2C { comma += 1 }
         let addressLength = comma - bodyStart
+        if addressLength == 7 && comma < bodyEnd && bytes[bodyStart..<comma].elementsEqual(Self.magellanTrackAddress) {
+            splitFields(bytes, comma + 1, bodyEnd)
+            return magellanTrack(bytes)
+        }
         guard addressLength >= 3, addressLength <= 6, comma < bodyEnd else { return nil }
         for k in bodyStart..<comma where !(Self.isUpperAlnum(bytes[k])) { return nil }
         guard addressLength == 5, bytes[bodyStart] != 0x50 else { return .other }
@@ -165,6 +170,36 @@ struct NMEASentenceScanner {
         let hdop = TrackNumbers.decimal(field(bytes, 7))
         let altitude = TrackNumbers.decimal(field(bytes, 8))
         return .position(NMEAEpoch(millisecondOfDay: time, latitude: lat, longitude: lon, altitude: altitude, hdop: hdop, day: nil), kind)
+    }
+
+    /// "PMGNTRK", the address of Magellan's track-log sentence.
+    static let magellanTrackAddress: [UInt8] = Array("PMGNTRK".utf8)
+
+    /// PMGNTRK: lat, N/S, lon, E/W, altitude, M/F, time, A/V, track name[, date].
+    ///
+    /// Altitude in feet (`F`) is converted to metres. Without the date field (older devices),
+    /// the date comes from the log's RMC sentences.
+    private func magellanTrack(_ bytes: [UInt8]) -> NMEASentence {
+        guard field(bytes, 7).first == 0x41 else {   // 'A'
+            return .noFix(.pmgntrk, millisecondOfDay: Self.millisecondOfDay(field(bytes, 6)))
+        }
+        guard let time = Self.millisecondOfDay(field(bytes, 6)),
+              let (lat, lon) = Self.position(field(bytes, 0), field(bytes, 1), field(bytes, 2), field(bytes, 3)) else {
+            return .malformed(.pmgntrk)
+        }
+        var altitude = TrackNumbers.decimal(field(bytes, 4))
+        switch field(bytes, 5).first {
+        case 0x46, 0x66: altitude = altitude.map { $0 * 0.3048 }   // feet
+        case 0x4D, 0x6D, nil: break
+        default: altitude = nil
+        }
+        let dateField = field(bytes, 9)
+        var day: Int?
+        if !dateField.isEmpty {
+            guard let known = Self.day(dateField) else { return .malformed(.pmgntrk) }
+            day = known
+        }
+        return .position(NMEAEpoch(millisecondOfDay: time, latitude: lat, longitude: lon, altitude: altitude, hdop: nil, day: day), .pmgntrk)
     }
 
     /// GSA: selection mode, fix type, 12 satellite ids, PDOP, HDOP, VDOP[, system id].

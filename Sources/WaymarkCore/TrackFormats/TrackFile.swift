@@ -15,7 +15,7 @@ public enum TrackFile {
             let zipped = data.starts(with: [0x50, 0x4B, 0x03, 0x04])
             let hint = zipped
                 ? "it is a ZIP archive (a KMZ?) — unzip it and open the .kml or .gpx inside"
-                : "it is not GPX, KML, GeoJSON or NMEA 0183 — export the track from your app as GPX"
+                : "it is not GPX, KML, GeoJSON, NMEA 0183, FIT, TCX, IGC or CSV with time, latitude and longitude columns — export the track from your app as GPX"
             throw TrackFormatError(file: name, message: "is not a track file Waymark can read: \(hint)")
         }
         let tracks: [Track]
@@ -24,6 +24,10 @@ public enum TrackFile {
         case .kml: tracks = try KMLReader.read(data, fileName: name)
         case .geoJSON: tracks = try GeoJSONReader.read(data, fileName: name)
         case .nmea: tracks = try NMEAReader.read(data, fileName: name)
+        case .fit: tracks = try FITReader.read(data, fileName: name)
+        case .tcx: tracks = try TCXReader.read(data, fileName: name)
+        case .igc: tracks = try IGCReader.read(data, fileName: name)
+        case .csv: tracks = try CSVReader.read(data, fileName: name)
         }
         let normalized = Route(tracks: tracks).normalized().tracks
         // Many points within one second: a device's placeholder for "no time" (Mojstrovka.gpx
@@ -51,7 +55,8 @@ public enum TrackFile {
     /// NMEA output is one RMC and one GGA sentence per fix (the tracks run together, as NMEA
     /// has no notion of tracks). GPX and NMEA keep accuracy as HDOP (`accuracy / 5 m`);
     /// KML and GeoJSON have no place for it. Times are written as UTC with milliseconds.
-    public static func write(_ tracks: [Track], as format: TrackFormat) -> Data {
+    /// FIT, TCX, IGC and CSV are read-only, so they are not among the choices.
+    public static func write(_ tracks: [Track], as format: WritableTrackFormat) -> Data {
         switch format {
         case .gpx: GPXWriter.write(tracks)
         case .kml: KMLWriter.write(tracks)

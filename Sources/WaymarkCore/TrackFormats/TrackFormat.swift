@@ -1,6 +1,9 @@
 import Foundation
 
-/// A file format that holds GPS tracks.
+/// A file format that holds GPS tracks: every format Waymark reads.
+///
+/// Waymark writes only the formats of ``WritableTrackFormat``; FIT, TCX, IGC and CSV are
+/// read-only, as they are what devices and apps record, not what Waymark hands on.
 public enum TrackFormat: String, Sendable, CaseIterable {
     /// GPS Exchange Format 1.0 or 1.1 (`<trk>`, `<rte>`).
     case gpx
@@ -10,6 +13,14 @@ public enum TrackFormat: String, Sendable, CaseIterable {
     case geoJSON
     /// NMEA 0183 sentences (RMC, GGA, GNS) as logged from a receiver.
     case nmea
+    /// Garmin FIT activity files (binary; `record` messages).
+    case fit
+    /// Garmin Training Center XML (`<Trackpoint>`s).
+    case tcx
+    /// IGC flight recorder files (gliding; B records with the HFDTE date).
+    case igc
+    /// Comma-, semicolon- or tab-separated values with a header naming time, latitude and longitude.
+    case csv
 
     /// The usual file extension for files written in this format.
     public var fileExtension: String {
@@ -18,14 +29,27 @@ public enum TrackFormat: String, Sendable, CaseIterable {
         case .kml: "kml"
         case .geoJSON: "geojson"
         case .nmea: "nmea"
+        case .fit: "fit"
+        case .tcx: "tcx"
+        case .igc: "igc"
+        case .csv: "csv"
         }
+    }
+
+    /// The same format as one Waymark can write, or `nil` for a read-only format.
+    public var writable: WritableTrackFormat? {
+        WritableTrackFormat(rawValue: rawValue)
     }
 
     /// Detects the format from content (BOM-tolerant sniffing: "<gpx", "<kml", JSON "{", "$GP/$GN/..." lines) falling back to the file extension.
     ///
+    /// FIT is recognised by its binary header (".FIT" at bytes 8–11) before any text sniffing;
+    /// TCX by `<TrainingCenterDatabase`; IGC by a first line `A…` followed by an `HFDTE` header
+    /// or B records; CSV by a first line naming time, latitude and longitude columns.
     /// Returns `nil` when neither the content nor the extension names a known format.
     public static func detect(data: Data, fileName: String) -> TrackFormat? {
-        sniff(data) ?? byExtension(fileName)
+        if FITReader.hasSignature(data) { return .fit }
+        return sniff(data) ?? byExtension(fileName)
     }
 
     /// The format named by a file extension, if any.
@@ -36,6 +60,10 @@ public enum TrackFormat: String, Sendable, CaseIterable {
         case "kml": return .kml
         case "geojson", "json": return .geoJSON
         case "nmea", "nma", "log": return .nmea
+        case "fit": return .fit
+        case "tcx": return .tcx
+        case "igc": return .igc
+        case "csv": return .csv
         default: return nil
         }
     }
@@ -46,6 +74,7 @@ public enum TrackFormat: String, Sendable, CaseIterable {
         guard let first = head.first(where: { !$0.isWhitespace }) else { return nil }
         if first == "<" {
             let lower = head.lowercased()
+            if lower.contains("<trainingcenterdatabase") { return .tcx }
             let gpx = lower.range(of: "<gpx")?.lowerBound
             let kml = lower.range(of: "<kml")?.lowerBound
             switch (gpx, kml) {
@@ -56,14 +85,16 @@ public enum TrackFormat: String, Sendable, CaseIterable {
             }
         }
         if first == "{" || first == "[" { return .geoJSON }
-        // NMEA: any line whose sentence (possibly after junk) has a 5-letter address.
+        if IGCReader.looksLikeIGC(head) { return .igc }
+        // NMEA: any line whose sentence (possibly after junk) has a 5-letter address, or is Magellan's PMGNTRK.
         for line in head.split(whereSeparator: \.isNewline) {
             guard let dollar = line.firstIndex(of: "$") else { continue }
             let address = line[line.index(after: dollar)...].prefix(while: { $0 != "," })
-            if address.count == 5, address.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
+            if address == "PMGNTRK" || address.count == 5, address.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) {
                 return .nmea
             }
         }
+        if CSVReader.looksLikeCSV(head) { return .csv }
         return nil
     }
 
@@ -92,4 +123,29 @@ public enum TrackFormat: String, Sendable, CaseIterable {
         }
         return units
     }
+}
+
+/// A track format Waymark can write: GPX, KML, GeoJSON or NMEA 0183.
+public enum WritableTrackFormat: String, Sendable, CaseIterable {
+    /// GPS Exchange Format 1.1: one `<trk>` with one `<trkseg>` per track.
+    case gpx
+    /// KML with one `gx:Track` per track.
+    case kml
+    /// A GeoJSON FeatureCollection with a MultiLineString and `coordTimes`.
+    case geoJSON
+    /// NMEA 0183: one RMC and one GGA sentence per fix.
+    case nmea
+
+    /// The same format in the list of every format Waymark reads.
+    public var format: TrackFormat {
+        switch self {
+        case .gpx: .gpx
+        case .kml: .kml
+        case .geoJSON: .geoJSON
+        case .nmea: .nmea
+        }
+    }
+
+    /// The usual file extension for files written in this format.
+    public var fileExtension: String { format.fileExtension }
 }
