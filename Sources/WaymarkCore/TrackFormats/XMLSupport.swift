@@ -10,13 +10,19 @@ enum XMLSupport {
         data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
     }
 
-    /// A parser over `data` (without its UTF-8 byte-order mark), fed in chunks.
+    /// A parser over `data` decoded to valid UTF-8 (see ``utf8Document(_:)``), fed in chunks.
+    ///
+    /// `XMLParser` never sees the file's own bytes: it traps on invalid UTF-8 in a name, a
+    /// comment or a processing instruction. A document in an encoding Waymark does not read
+    /// gets a parser over nothing; ``run(_:data:fileName:formatName:delegateError:openElements:)``
+    /// refuses it with an error that names the encoding before parsing.
     ///
     /// `XMLParser(data:)` in swift-corelibs-foundation hands libxml2 the whole document as
     /// one chunk, and libxml2 refuses a chunk above 10 MB ("internal error" at the last line),
     /// so a track of about 100,000 points failed; a stream is fed in small chunks.
     static func parser(for data: Data) -> XMLParser {
-        let parser = XMLParser(stream: InputStream(data: withoutBOM(data)))
+        let document = (try? utf8Document(data).get()) ?? Data()
+        let parser = XMLParser(stream: InputStream(data: document))
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         return parser
@@ -32,11 +38,18 @@ enum XMLSupport {
 
     /// Runs `parser`; turns a syntax error into a `TrackFormatError` that names the line.
     ///
+    /// A document in an encoding Waymark does not read is refused first, naming the encoding.
     /// `delegateError` is the error the delegate stopped the parse for, if any; it wins.
     /// `openElements` is how many elements the delegate saw opened but not closed: some
     /// `XMLParser` implementations accept a document that simply stops, so a truncated file
     /// is caught here.
     static func run(_ parser: XMLParser, data: Data, fileName: String, formatName: String, delegateError: () -> TrackFormatError?, openElements: () -> Int) throws {
+        if case .failure(let unsupported) = detectEncoding(data) {
+            throw TrackFormatError(
+                file: fileName, line: 1,
+                message: "is written in the \(unsupported.name) text encoding, which Waymark cannot read (it reads UTF-8, UTF-16, ISO-8859-1 and Windows-1252) — open it in a text editor and save it as UTF-8"
+            )
+        }
         let ok = parser.parse()
         if let error = delegateError() { throw error }
         if ok && openElements() > 0 {
