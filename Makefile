@@ -12,7 +12,7 @@ ARGS ?= serve --data ./data --host 127.0.0.1 --port 8080
 # their own: next to tests that block the cooperative pool for seconds (exiftool, SIGKILL loops) they starve.
 REALTIME_TESTS = WaymarkRecorderTests|RecordTerminal|RecordCrash
 
-.PHONY: bootstrap build release run test bench clean
+.PHONY: bootstrap build release run test bench fuzz clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -42,6 +42,10 @@ test: bootstrap
 
 bench: release
 	scripts/bench
+
+# libFuzzer over every track reader and the route envelope, ≥ 10⁶ inputs (not part of make test).
+fuzz: bootstrap
+	scripts/fuzz
 
 clean:
 	rm -rf .build

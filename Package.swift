@@ -127,7 +127,7 @@ let package = Package(
 
         // Shared by the test targets: fixtures, temporary folders, and the external tools that check our output.
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
-        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
         .testTarget(name: "WaymarkClientTests", dependencies: ["WaymarkClient", "WaymarkAPI", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore", "WaymarkTestSupport"]),
