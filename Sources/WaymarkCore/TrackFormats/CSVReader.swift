@@ -112,7 +112,10 @@ enum CSVReader {
         guard let first = Self.record(bytes, at: &index, separator: header.separator, line: lineNumber) else { return [] }
         lineNumber = first.nextLine
         var fixes: [Fix] = []
-        while let row = Self.record(bytes, at: &index, separator: header.separator, line: lineNumber) {
+        var keep = [Bool](repeating: false, count: (header.columns.values.max() ?? 0) + 1)
+        for column in header.columns.values { keep[column] = true }
+        keep[0] = true   // a blank line is told by its first field
+        while let row = Self.record(bytes, at: &index, separator: header.separator, line: lineNumber, keep: keep) {
             defer { lineNumber = row.nextLine }
             if row.fields.count == 1 && row.fields[0].allSatisfy(\.isWhitespace) { continue }   // blank line
             if let fix = try Self.fix(row.fields, header: header, fileName: fileName, line: row.line) { fixes.append(fix) }
@@ -127,12 +130,14 @@ enum CSVReader {
     private static func fix(_ fields: [String], header: Header, fileName: String, line: Int) throws -> Fix? {
         func value(_ role: Role) -> String? {
             guard let column = header.columns[role], column < fields.count else { return nil }
-            let text = fields[column].trimmingCharacters(in: .whitespaces)
-            return text.isEmpty ? nil : text
+            var text = Substring(fields[column])
+            while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+            while text.last == " " || text.last == "\t" { text = text.dropLast() }
+            return text.isEmpty ? nil : String(text)
         }
         func number(_ role: Role, _ label: String) throws -> Double? {
             guard var text = value(role) else { return nil }
-            if header.separator != 0x2C { text = text.replacingOccurrences(of: ",", with: ".") }
+            if header.separator != 0x2C && text.utf8.contains(0x2C) { text = text.replacingOccurrences(of: ",", with: ".") }
             guard let parsed = TrackNumbers.decimal(text: text), parsed.isFinite else {
                 throw TrackFormatError(file: fileName, line: line, message: "has \(label) \"\(text.prefix(40))\", which is not a number — the file is damaged; export it again")
             }
@@ -181,8 +186,9 @@ enum CSVReader {
 
     /// `YYYY/MM/DD` dates as `YYYY-MM-DD`; everything else unchanged.
     private static func isoForm(_ text: String) -> String {
+        guard text.utf8.count >= 10, text.utf8.dropFirst(4).first == 0x2F else { return text }
         var utf8 = Array(text.utf8)
-        if utf8.count >= 10 && utf8[4] == 0x2F && utf8[7] == 0x2F {
+        if utf8[7] == 0x2F {
             utf8[4] = 0x2D
             utf8[7] = 0x2D
             return String(decoding: utf8, as: UTF8.self)
@@ -198,10 +204,18 @@ enum CSVReader {
 
     /// One record of RFC 4180 text starting at `index` (which it advances past the line end),
     /// with the line it starts on and the line after it; `nil` at the end of the data.
-    static func record(_ bytes: [UInt8], at index: inout Int, separator: UInt8, line: Int) -> (fields: [String], line: Int, nextLine: Int)? {
+    ///
+    /// Only the columns marked in `keep` (all when `nil`) are decoded; the others are left empty.
+    static func record(_ bytes: [UInt8], at index: inout Int, separator: UInt8, line: Int, keep: [Bool]? = nil) -> (fields: [String], line: Int, nextLine: Int)? {
         guard index < bytes.count else { return nil }
         var fields: [String] = []
         var field: [UInt8] = []
+        func finishField() {
+            let column = fields.count
+            let wanted = keep.map { column < $0.count && $0[column] } ?? true
+            fields.append(wanted ? String(decoding: field, as: UTF8.self) : "")
+            field.removeAll(keepingCapacity: true)
+        }
         var quoted = false
         var lines = line
         while index < bytes.count {
@@ -222,19 +236,18 @@ enum CSVReader {
                 field.removeAll()
                 quoted = true
             } else if c == separator {
-                fields.append(String(decoding: field, as: UTF8.self))
-                field.removeAll(keepingCapacity: true)
+                finishField()
             } else if c == 0x0A || c == 0x0D {
                 if c == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A { index += 1 }
                 index += 1
-                fields.append(String(decoding: field, as: UTF8.self))
+                finishField()
                 return (fields, line, lines + 1)
             } else {
                 field.append(c)
             }
             index += 1
         }
-        fields.append(String(decoding: field, as: UTF8.self))
+        finishField()
         return (fields, line, lines + 1)
     }
 }
