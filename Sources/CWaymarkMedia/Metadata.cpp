@@ -1,4 +1,5 @@
-// Photo metadata through exiv2: reading capture times, writing GPS tags, XMP sidecars.
+// Photo metadata through exiv2: reading capture times and positions, XMP sidecars. GPS goes into
+// photos through WaymarkMedia's append-only writer, which moves no byte of their structure.
 #include "waymark_media.h"
 #include "Support.hpp"
 
@@ -56,87 +57,6 @@ std::string rational(double value, long denominator) {
     char text[64];
     std::snprintf(text, sizeof text, "%lld/%ld", static_cast<long long>(std::llround(value * denominator)), denominator);
     return text;
-}
-
-/// "d/1 m/1 s/10000" for the absolute value of a coordinate; seconds to 1/10000 (≈3 mm).
-std::string dms(double degrees) {
-    degrees = std::fabs(degrees);
-    long long total = std::llround(degrees * 3600.0 * 10000.0);  // in 1/10000 arc-seconds
-    long long d = total / (3600LL * 10000), rest = total % (3600LL * 10000);
-    long long m = rest / (60LL * 10000), s = rest % (60LL * 10000);
-    char text[96];
-    std::snprintf(text, sizeof text, "%lld/1 %lld/1 %lld/10000", d, m, s);
-    return text;
-}
-
-void set_value(Exiv2::ExifData &exif, const Exiv2::ExifKey &key, Exiv2::TypeId type, const std::string &text) {
-    auto value = Exiv2::Value::create(type);  // AutoPtr in exiv2 0.27, UniquePtr in 0.28
-    if (value->read(text) != 0) throw std::runtime_error("exiv2 rejected the value " + text + " for " + key.key());
-    exif.add(key, value.get());
-}
-
-void write_gps(Exiv2::ExifData &exif, const wm_gps &gps) {
-    for (auto it = exif.begin(); it != exif.end();) {
-        if (it->groupName() == "GPSInfo") it = exif.erase(it); else ++it;
-    }
-    set_value(exif, Exiv2::ExifKey("Exif.GPSInfo.GPSVersionID"), Exiv2::unsignedByte, "2 3 0 0");
-    set_value(exif, Exiv2::ExifKey("Exif.GPSInfo.GPSLatitudeRef"), Exiv2::asciiString, gps.latitude < 0 ? "S" : "N");
-    set_value(exif, Exiv2::ExifKey("Exif.GPSInfo.GPSLatitude"), Exiv2::unsignedRational, dms(gps.latitude));
-    set_value(exif, Exiv2::ExifKey("Exif.GPSInfo.GPSLongitudeRef"), Exiv2::asciiString, gps.longitude < 0 ? "W" : "E");
-    set_value(exif, Exiv2::ExifKey("Exif.GPSInfo.GPSLongitude"), Exiv2::unsignedRational, dms(gps.longitude));
-    if (gps.has_altitude) {
-        set_value(exif, Exiv2::ExifKey("Exif.GPSInfo.GPSAltitudeRef"), Exiv2::unsignedByte, gps.altitude < 0 ? "1" : "0");
-        set_value(exif, Exiv2::ExifKey("Exif.GPSInfo.GPSAltitude"), Exiv2::unsignedRational, rational(std::fabs(gps.altitude), 1000));
-    }
-    char text[64];
-    double second = gps.second < 0 ? 0 : gps.second;
-    std::snprintf(text, sizeof text, "%d/1 %d/1 %s", gps.hour, gps.minute, rational(second, 1000).c_str());
-    set_value(exif, Exiv2::ExifKey("Exif.GPSInfo.GPSTimeStamp"), Exiv2::unsignedRational, text);
-    std::snprintf(text, sizeof text, "%04d:%02d:%02d", gps.year, gps.month, gps.day);
-    set_value(exif, Exiv2::ExifKey("Exif.GPSInfo.GPSDateStamp"), Exiv2::asciiString, text);
-    if (gps.has_accuracy) {
-        // GPSHPositioningError (0x001f, Exif 2.31) is newer than exiv2 0.27's tag table.
-        set_value(exif, Exiv2::ExifKey(0x001f, "GPSInfo"), Exiv2::unsignedRational, rational(gps.accuracy, 100));
-    }
-    set_value(exif, Exiv2::ExifKey("Exif.GPSInfo.GPSMapDatum"), Exiv2::asciiString, "WGS-84");
-}
-
-/// Thrown when writing would lose or corrupt metadata; becomes WM_UNSAFE.
-struct Unsafe : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-/// Maker-note tags that point to sub-directories exiv2 reads as plain numbers and does not move
-/// when it rewrites a TIFF-based file (e.g. Exif.Nikon3.ScanIFD): rewriting would orphan them.
-std::string unmovable_directory(const Exiv2::ExifData &exif) {
-    for (const auto &datum : exif) {
-        const std::string name = datum.tagName();
-        if (Exiv2::ExifTags::isMakerGroup(datum.groupName()) && name.size() > 3 &&
-            name.compare(name.size() - 3, 3, "IFD") == 0)
-            return datum.key();
-    }
-    return {};
-}
-
-/// Every Exif, IPTC and XMP value outside the GPS group, as text, for before/after comparison.
-std::vector<std::pair<std::string, std::string>> fingerprint(const Exiv2::Image &image) {
-    std::vector<std::pair<std::string, std::string>> values;
-    for (const auto &datum : image.exifData()) {
-        if (datum.groupName() == "GPSInfo") continue;
-        // Offsets to thumbnails, previews and strips move when the Exif block grows.
-        const std::string name = datum.tagName();
-        // So do the pointers to sub-directories (ExifTag, GPSTag, InteroperabilityTag, SubIFDs).
-        if (name.find("Offset") != std::string::npos || name.find("Start") != std::string::npos ||
-            name.find("ByteCounts") != std::string::npos || name == "JPEGInterchangeFormat" ||
-            name == "SubIFDs" || name == "ExifTag" || name == "GPSTag" || name == "InteroperabilityTag" ||
-            name == "MakerNote")  // the raw blob; its decoded tags are compared one by one
-            continue;
-        values.emplace_back(datum.key(), datum.toString());
-    }
-    for (const auto &datum : image.iptcData()) values.emplace_back(datum.key(), datum.toString());
-    values.emplace_back("xmp-packet", image.xmpPacket());
-    std::sort(values.begin(), values.end());
-    return values;
 }
 
 int copy_out(const void *bytes, size_t size, wm_buffer *out) {
@@ -206,73 +126,6 @@ extern "C" int wm_read_info(const uint8_t *data, size_t size, wm_info *info, wm_
                 copy_out(image.pData(), image.size(), preview);
             }
         }
-        return 0;
-    });
-}
-
-struct wm_tagged {
-    std::shared_ptr<Exiv2::Image> image;  // owns the MemIo that holds the new file
-    const uint8_t *data = nullptr;
-    size_t size = 0;
-};
-
-extern "C" const uint8_t *wm_tagged_data(const wm_tagged *tagged) { return tagged->data; }
-extern "C" size_t wm_tagged_size(const wm_tagged *tagged) { return tagged->size; }
-extern "C" void wm_tagged_free(wm_tagged *tagged) { delete tagged; }
-
-static int write_gps_or_throw(const uint8_t *data, size_t size, const wm_gps *gps, wm_tagged **out,
-                              char *err, size_t err_len);
-
-extern "C" int wm_write_gps(const uint8_t *data, size_t size, const wm_gps *gps, wm_tagged **out,
-                            char *err, size_t err_len) {
-    *out = nullptr;
-    try {
-        return write_gps_or_throw(data, size, gps, out, err, err_len);
-    } catch (const Unsafe &e) {
-        report(err, err_len, e.what());
-        return WM_UNSAFE;
-    }
-}
-
-static int write_gps_or_throw(const uint8_t *data, size_t size, const wm_gps *gps, wm_tagged **out,
-                              char *err, size_t err_len) {
-    return guarded<Unsafe>(err, err_len, "writing GPS tags", [&] {
-        auto image = open_image(data, size);
-        int type = Exiv2::ImageFactory::getType(data, size);
-        if (Exiv2::ImageFactory::checkMode(type, Exiv2::mdExif) != Exiv2::amReadWrite)
-            throw std::runtime_error("exiv2 cannot write Exif into " + image->mimeType() + " files");
-        const bool is_jpeg = type == Exiv2::ImageType::jpeg;
-        if (!is_jpeg) {
-            const std::string pointer = unmovable_directory(image->exifData());
-            if (!pointer.empty())
-                throw Unsafe("exiv2 would orphan the maker-note directory " + pointer +
-                             " when rewriting this " + image->mimeType() + " file");
-        }
-        image->writeXmpFromPacket(true);  // keep the XMP packet byte for byte
-        const auto before = fingerprint(*image);
-        write_gps(image->exifData(), *gps);
-        image->writeMetadata();
-        std::unique_ptr<wm_tagged> tagged(new wm_tagged);
-        tagged->image.reset(image.release());
-        Exiv2::BasicIo &io = tagged->image->io();
-        tagged->size = static_cast<size_t>(io.size());
-        tagged->data = io.mmap(false);  // MemIo: its own buffer, no copy
-        if (tagged->data == nullptr) throw std::runtime_error("exiv2 returned no image");
-        try {
-            auto check = open_image(tagged->data, tagged->size);
-            const auto after = fingerprint(*check);
-            if (after != before) {
-                std::string key = "(the number of tags)";
-                for (size_t i = 0; i < std::min(before.size(), after.size()); i++)
-                    if (before[i] != after[i]) { key = before[i].first; break; }
-                throw Unsafe("exiv2 changed other metadata (" + key + ") while writing GPS tags");
-            }
-        } catch (const Unsafe &) {
-            throw;
-        } catch (const std::exception &e) {
-            throw Unsafe(std::string("the rewritten file does not read back: ") + e.what());
-        }
-        *out = tagged.release();
         return 0;
     });
 }

@@ -1,6 +1,16 @@
 internal import CWaymarkMedia
 import Foundation
 
+/// How the GPS tags went into a photo.
+public enum GPSWriteMethod: String, Sendable, Codable {
+    /// A JPEG's Exif block grew by the new directories.
+    case exifBlockExtended = "exif-block-extended"
+    /// A JPEG without Exif got a new Exif block.
+    case exifBlockAdded = "exif-block-added"
+    /// The new directories were appended to a TIFF-based file.
+    case appendedToFile = "appended-to-file"
+}
+
 /// The GPS tags Waymark writes into a photo (DESIGN §3.4).
 public struct GPSTags: Sendable, Equatable {
     public var latitude: Double
@@ -19,22 +29,79 @@ public struct GPSTags: Sendable, Equatable {
         self.time = time
     }
 
-    /// Returns the photo's bytes with these GPS tags written in; every other tag and the image data stay as they were.
+    /// Returns the photo's bytes with these GPS tags added; every other byte of its TIFF structure
+    /// stays where it was (see ``write(intoPhotoAt:file:syncFolder:)``).
     public func written(into photo: Data, file: String) throws -> Data {
-        var copy = photo  // exiv2 may rewrite a TIFF-based file in place in the buffer it is given
-        return try copy.withUnsafeMutableBytes { try withWritten(into: $0, file: file) { Data($0) } }
+        try photo.withUnsafeBytes { original in
+            let edit = try plan(original, file: file)
+            var result = Data(capacity: original.count + edit.inserted.count)
+            for piece in edit.pieces(originalLength: original.count) {
+                switch piece {
+                case .original(let range): result.append(contentsOf: UnsafeRawBufferPointer(rebasing: original[range]))
+                case .new(let bytes): result.append(contentsOf: bytes)
+                }
+            }
+            try result.withUnsafeBytes { try check(edit, written: $0, original: original, file: file) }
+            return result
+        }
     }
 
-    /// Writes these GPS tags into the photo's bytes and hands the new file to `body` without copying it.
-    /// exiv2 may write into `photo` (TIFF-based files are updated in place), so it must be a scratch buffer.
-    public func withWritten<R>(into photo: UnsafeMutableRawBufferPointer, file: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        var gps = raw
-        var tagged: OpaquePointer?
-        defer { if let tagged { wm_tagged_free(tagged) } }
-        let base = photo.bindMemory(to: UInt8.self).baseAddress
-        try callShim(file: file) { err, len in wm_write_gps(base, photo.count, &gps, &tagged, err, len) }
-        guard let tagged, let pointer = wm_tagged_data(tagged) else { throw MediaError(file: file, message: "exiv2 returned no data") }
-        return try body(UnsafeRawBufferPointer(start: pointer, count: wm_tagged_size(tagged)))
+    /// Adds these GPS tags to the photo at `url` without moving a byte of its TIFF structure, safely.
+    ///
+    /// A new GPS IFD and a copy of IFD0 that points to it are appended to the Exif block (JPEG) or
+    /// the file (TIFF-based RAW), and the header points to the new IFD0; maker notes, thumbnails,
+    /// previews and image data stay at the same offsets, whatever those offsets are relative to.
+    /// The new file goes to a temporary file, is read back and checked byte for byte and with
+    /// exiv2, and only then replaces the photo. With `dryRun` the edit is planned but not written.
+    ///
+    /// - Throws: `MediaError` with `wouldDamageMetadata` when the photo's structure does not allow
+    ///   it (the caller writes a sidecar instead), or a plain `MediaError` when writing failed; the
+    ///   photo is unchanged either way.
+    @discardableResult
+    public func write(intoPhotoAt url: URL, file: String, dryRun: Bool = false, syncFolder: Bool = true) throws -> GPSWriteMethod {
+        let original = try MappedFile(url, displayName: file)
+        let bytes = UnsafeRawBufferPointer(original.bytes)
+        let edit = try plan(bytes, file: file)
+        if !dryRun {
+            // The new bytes, kept together so that every chunk has a stable address while it is written.
+            var scratch: [UInt8] = []
+            var chunks: [(range: Range<Int>, isNew: Bool)] = []
+            for piece in edit.pieces(originalLength: bytes.count) {
+                switch piece {
+                case .original(let range): chunks.append((range, false))
+                case .new(let new):
+                    chunks.append((scratch.count..<(scratch.count + new.count), true))
+                    scratch += new
+                }
+            }
+            try scratch.withUnsafeBytes { newBytes in
+                let buffers = chunks.map { UnsafeRawBufferPointer(rebasing: ($0.isNew ? newBytes : bytes)[$0.range]) }
+                try SafeFile.write(chunks: buffers, to: url, preservingAttributesOf: url, syncFolder: syncFolder) { written in
+                    try check(edit, written: written, original: bytes, file: file)
+                }
+            }
+        }
+        switch edit.kind {
+        case .jpegExifExtended: return .exifBlockExtended
+        case .jpegExifAdded: return .exifBlockAdded
+        case .tiffAppended: return .appendedToFile
+        }
+    }
+
+    private func plan(_ photo: UnsafeRawBufferPointer, file: String) throws -> AppendOnlyEdit {
+        do {
+            return try AppendOnlyEdit.plan(photo, tags: self)
+        } catch {
+            throw MediaError(file: file, message: "cannot take GPS in place: \(error)", wouldDamageMetadata: true)
+        }
+    }
+
+    private func check(_ edit: AppendOnlyEdit, written: UnsafeRawBufferPointer, original: UnsafeRawBufferPointer, file: String) throws {
+        do {
+            try edit.verify(written: written, original: original, tags: self)
+        } catch {
+            throw MediaError(file: file, message: "the new file did not check out (\(error)); the original is unchanged. Please report this photo.")
+        }
     }
 
     /// An XMP sidecar packet carrying these tags, updating `existing` (an earlier sidecar) when given.

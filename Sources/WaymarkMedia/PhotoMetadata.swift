@@ -39,15 +39,18 @@ public struct PhotoMetadata: Sendable, Equatable {
 
     /// Reads a photo's metadata from its bytes; for a non-JPEG, also returns its largest embedded JPEG preview.
     public static func read(_ data: Data, file: String, wantPreview: Bool = false) throws -> (PhotoMetadata, preview: Data?) {
+        try data.withUnsafeBytes { try read($0, file: file, wantPreview: wantPreview) }
+    }
+
+    /// Reads a photo's metadata from bytes in memory (a mapped file); see ``read(_:file:wantPreview:)``.
+    static func read(_ bytes: UnsafeRawBufferPointer, file: String, wantPreview: Bool = false) throws -> (PhotoMetadata, preview: Data?) {
         var info = wm_info()
         var preview = wm_buffer()
         defer { wm_buffer_free(&preview) }
-        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
-            let base = bytes.bindMemory(to: UInt8.self).baseAddress
-            try withUnsafeMutablePointer(to: &preview) { previewPointer in
-                try callShim(file: file) { err, len in
-                    wm_read_info(base, bytes.count, &info, wantPreview ? previewPointer : nil, err, len)
-                }
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        try withUnsafeMutablePointer(to: &preview) { previewPointer in
+            try callShim(file: file) { err, len in
+                wm_read_info(base, bytes.count, &info, wantPreview ? previewPointer : nil, err, len)
             }
         }
         let metadata = PhotoMetadata(

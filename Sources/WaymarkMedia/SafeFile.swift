@@ -26,25 +26,38 @@ public enum SafeFile {
 
     /// Atomically replaces (or creates) `url` with the bytes in `bytes`; see ``write(_:to:preservingAttributesOf:syncFolder:)``.
     public static func write(_ bytes: UnsafeRawBufferPointer, to url: URL, preservingAttributesOf original: URL? = nil, syncFolder: Bool = true) throws {
+        try write(chunks: [bytes], to: url, preservingAttributesOf: original, syncFolder: syncFolder)
+    }
+
+    /// Atomically replaces (or creates) `url` with `chunks` one after the other, after `verify` has
+    /// accepted the new file as it reads back from the temporary file; a file `verify` refuses is
+    /// removed and the original stays as it was.
+    static func write(chunks: [UnsafeRawBufferPointer], to url: URL, preservingAttributesOf original: URL? = nil, syncFolder: Bool = true,
+                      verify: ((UnsafeRawBufferPointer) throws -> Void)? = nil) throws {
         let name = url.lastPathComponent
         let folder = url.deletingLastPathComponent()
         let tmp = folder.appendingPathComponent(".\(name)\(temporaryMarker)\(UInt32.random(in: 0...UInt32.max))")
         var info = stat()
         let hasOriginal = original.map { stat($0.path, &info) == 0 } ?? false
         let mode: mode_t = hasOriginal ? (info.st_mode & 0o7777) : 0o644
-        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_EXCL, mode)
+        let fd = open(tmp.path, O_RDWR | O_CREAT | O_EXCL, mode)
         guard fd >= 0 else { throw failure(name, "cannot create a temporary file in \(folder.path)") }
         var closed = false
         do {
             defer { if !closed { close(fd) } }
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw failure(name, "cannot write the new file")
+            var total = 0
+            for chunk in chunks {
+                guard let base = chunk.baseAddress else { continue }
+                var offset = 0
+                while offset < chunk.count {
+                    let written = Foundation.write(fd, base + offset, chunk.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw failure(name, "cannot write the new file")
+                    }
+                    offset += written
                 }
-                offset += written
+                total += chunk.count
             }
             if hasOriginal {
                 _ = fchmod(fd, mode)  // open() applied the umask
@@ -61,6 +74,13 @@ public enum SafeFile {
             }
             // The content must be on disk before the rename makes it the photo.
             guard fsync(fd) == 0 else { throw failure(name, "cannot flush the new file to disk") }
+            if let verify, total > 0 {
+                guard let mapped = mmap(nil, total, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
+                    throw failure(name, "cannot read the new file back")
+                }
+                defer { munmap(mapped, total) }
+                try verify(UnsafeRawBufferPointer(start: mapped, count: total))
+            }
             closed = true
             guard close(fd) == 0 else { throw failure(name, "cannot close the new file") }
             guard rename(tmp.path, url.path) == 0 else { throw failure(name, "cannot replace the original") }

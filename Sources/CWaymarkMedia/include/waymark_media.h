@@ -52,7 +52,7 @@ typedef struct wm_info {
 int wm_read_info(const uint8_t *data, size_t size, wm_info *info, wm_buffer *preview,
                  char *err, size_t err_len);
 
-/** The position and time to write. */
+/** The position and time to write into a sidecar. */
 typedef struct wm_gps {
     double latitude;        /* signed degrees */
     double longitude;
@@ -64,26 +64,6 @@ typedef struct wm_gps {
     int hour, minute;
     double second;          /* UTC time of day */
 } wm_gps;
-
-/** Returned by wm_write_gps when exiv2 could write the file but would damage some of its metadata. */
-enum { WM_UNSAFE = -2 };
-
-/**
- * Writes the GPS tags of DESIGN §3.4 into a photo held in memory and returns the whole new file
- * in `*out` (release it with wm_tagged_free). Existing GPS tags are replaced (the caller decides whether to overwrite). Every other
- * tag and the image data are left as they were: the result is read back and compared, and a file
- * whose maker note holds sub-directories exiv2 cannot relocate is refused. Returns 0; WM_UNSAFE
- * with the reason in err when writing would damage metadata (write a sidecar instead); or -1
- * with a message in err.
- */
-int wm_write_gps(const uint8_t *data, size_t size, const wm_gps *gps, struct wm_tagged **out,
-                 char *err, size_t err_len);
-
-/** The new file made by wm_write_gps, held in exiv2's own buffer (no copy). */
-typedef struct wm_tagged wm_tagged;
-const uint8_t *wm_tagged_data(const wm_tagged *tagged);
-size_t wm_tagged_size(const wm_tagged *tagged);
-void wm_tagged_free(wm_tagged *tagged);
 
 /**
  * Makes an XMP sidecar carrying the GPS position: updates `existing` (an earlier sidecar, or

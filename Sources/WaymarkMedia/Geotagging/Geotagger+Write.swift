@@ -42,19 +42,10 @@ extension Geotagger {
         }
         let tags = GPSTags(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude, accuracy: fix.accuracy, time: utc)
         var useSidecar = options.sidecar
-        if !useSidecar && !metadata.canWriteExif {
-            useSidecar = true
-            report.reason = "exiv2 cannot write \(metadata.mimeType) files; the position is in the XMP sidecar"
-        }
         do {
             if !useSidecar {
                 do {
-                    // Mapped copy-on-write, not read: exiv2 works on the original's pages in place and the
-                    // new file goes from exiv2's buffer straight to the temporary file.
-                    let original = try MappedFile(photo.url, displayName: photo.displayName)
-                    try tags.withWritten(into: original.bytes, file: photo.displayName) { bytes in
-                        if !options.dryRun { try SafeFile.write(bytes, to: photo.url, preservingAttributesOf: photo.url, syncFolder: false) }
-                    }
+                    report.writeMethod = try tags.write(intoPhotoAt: photo.url, file: photo.displayName, dryRun: options.dryRun, syncFolder: false)
                 } catch let error as MediaError where error.wouldDamageMetadata {
                     useSidecar = true
                     report.reason = "\(error.message); the position is in the XMP sidecar and the photo is untouched"
