@@ -1,14 +1,37 @@
 import Foundation
 
+/// Where the tagger gets the route recorded with the nonce it read from a QR photo: an
+/// encrypted envelope to open with the passphrase, or a route that is already plaintext here
+/// (the recorder's own store on the computer that recorded it).
+public protocol RouteProvider: Sendable {
+    /// A short description for messages, e.g. the file name, the server URL or the store's path.
+    var name: String { get }
+    /// The route recorded with `nonce`, or nil when this provider has none.
+    func route(forNonce nonce: String) async throws -> ProvidedRoute?
+}
+
+/// What a ``RouteProvider`` found for a nonce.
+public enum ProvidedRoute: Sendable {
+    /// An envelope, opened with the passphrase and the nonce.
+    case sealed(RouteEnvelope)
+    /// A route already in plaintext, with a short account of where it is, e.g. "route 3, recorded 2024-06-01T10:00:00.000Z".
+    case plaintext(Route, detail: String)
+}
+
 /// Where the tagger gets an encrypted route for the nonce it read from a QR photo.
 ///
 /// A file on disk answers with its one envelope whatever the nonce; the route service
 /// (`waymark serve`) answers by the lookup key derived from the nonce.
-public protocol RouteSource: Sendable {
-    /// A short description for messages, e.g. the file name or the server URL.
-    var name: String { get }
+public protocol RouteSource: RouteProvider {
     /// The envelope of the route recorded with `nonce`, or nil when this source has none.
     func envelope(forNonce nonce: String) async throws -> RouteEnvelope?
+}
+
+extension RouteSource {
+    /// The envelope, sealed: an envelope source holds nothing else.
+    public func route(forNonce nonce: String) async throws -> ProvidedRoute? {
+        try await envelope(forNonce: nonce).map(ProvidedRoute.sealed)
+    }
 }
 
 /// A route envelope stored in a file (DESIGN §3.2 JSON, or the same JSON Base64-encoded).

@@ -19,7 +19,8 @@ extension ClockSync {
         var days = 0
         var hourText = parts[0]
         if let dot = hourText.firstIndex(of: ".") {
-            guard let d = CivilTime.digits(hourText[..<dot]) else { throw ClockSyncError.invalidOffset(text) }
+            // Five digits of days (273 years) is more than any camera clock is off, and keeps the sum in range.
+            guard hourText[..<dot].count <= 5, let d = CivilTime.digits(hourText[..<dot]) else { throw ClockSyncError.invalidOffset(text) }
             days = d
             hourText = hourText[hourText.index(after: dot)...]
             guard hourText.count == 2 else { throw ClockSyncError.invalidOffset(text) }
@@ -39,6 +40,22 @@ extension ClockSync {
         }
         let total = Double(days * 86_400 + hours * 3_600 + minutes * 60 + wholeSeconds) + fraction
         return sign * total
+    }
+
+    /// Parses `--sync PHOTO=TIME`: the photo's name, `=`, and the time the clock in it showed
+    /// (as ``parseSyncTime(_:)`` reads it). The last `=` separates them, since a time has none.
+    ///
+    /// - Throws: ``ClockSyncError/invalidSyncArgument(_:reason:)`` when a part is missing, or
+    ///   ``ClockSyncError/invalidSyncTime(_:reason:)`` when the time cannot be read.
+    public static func parseSyncArgument(_ text: String) throws -> (photo: String, time: Date) {
+        guard let equals = text.lastIndex(of: "=") else {
+            throw ClockSyncError.invalidSyncArgument(text, reason: "there is no \"=\" between the photo and the time")
+        }
+        let photo = text[..<equals].trimmingCharacters(in: .whitespaces)
+        let time = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        guard !photo.isEmpty else { throw ClockSyncError.invalidSyncArgument(text, reason: "there is no photo before the \"=\"") }
+        guard !time.isEmpty else { throw ClockSyncError.invalidSyncArgument(text, reason: "there is no time after the \"=\"") }
+        return (photo, try parseSyncTime(time))
     }
 
     /// Parses the true time for `--sync PHOTO=TIME`: ISO 8601 with a zone, e.g.

@@ -16,6 +16,8 @@ public enum ClockSyncError: Error, Equatable, CustomStringConvertible {
     case invalidOffset(String)
     /// `--sync PHOTO=TIME` time that is not ISO 8601 with a zone.
     case invalidSyncTime(String, reason: String)
+    /// `--sync` text that is not `PHOTO=TIME` (no `=`, no photo or no time).
+    case invalidSyncArgument(String, reason: String)
 
     /// The clock offset one QR photo suggests on its own.
     public struct PhotoOffset: Sendable, Equatable {
@@ -44,6 +46,8 @@ public enum ClockSyncError: Error, Equatable, CustomStringConvertible {
             return "Cannot read the clock offset \"\(text)\". Write it as ±[D.]HH:MM:SS, e.g. +1:00:00 (camera 1 h behind), -0:02:30, +1.02:00:00 (1 day 2 h) or 00:00:12.5."
         case let .invalidSyncTime(text, reason):
             return "Cannot read the sync time \"\(text)\": \(reason). Write it in ISO 8601 with a zone, e.g. 2019-08-01T12:34:56+02:00 or 2019-08-01T10:34:56Z."
+        case let .invalidSyncArgument(text, reason):
+            return "Cannot read --sync \"\(text)\": \(reason). Write PHOTO=TIME, the photo of a clock and the time it showed in ISO 8601 with a zone, e.g. IMG_0001.JPG=2024-05-01T10:15:00+02:00."
         }
     }
 
