@@ -23,6 +23,12 @@ public enum RecorderPaths {
         return folder.appendingPathComponent("recorder.sqlite")
     }
 
+    /// Where ``defaultStore(environment:)`` is, without creating anything: for readers such as
+    /// `waymark tag`, which must not leave an empty store behind on a computer that never recorded.
+    public static func defaultStoreLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        defaultFolder(environment: environment).appendingPathComponent("recorder.sqlite")
+    }
+
     /// The folder of ``defaultStore(environment:)``, without creating it.
     public static func defaultFolder(environment: [String: String]) -> URL {
         if let home = environment["WAYMARK_HOME"], !home.isEmpty {
