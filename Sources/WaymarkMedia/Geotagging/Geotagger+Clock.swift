@@ -2,23 +2,12 @@ import Foundation
 import WaymarkCore
 
 extension Geotagger {
-    /// Chooses the clock correction, first that applies: QR photos, `--sync`, `--offset`,
-    /// `--timezone`, then the cameras' own OffsetTimeOriginal when every photo has one.
+    /// Chooses the clock correction, first that applies: `--sync`, `--offset`, `--timezone` (used
+    /// as given, whatever QR photos say), QR photos, then the cameras' own OffsetTimeOriginal
+    /// when every photo has one.
     static func clockCorrection(photos: [InspectedPhoto], options: GeotagOptions, qrPeriod: Double) throws
         -> (correction: ClockCorrection, rejected: [(photo: String, residual: Double)])
     {
-        let samples = photos.flatMap { photo in
-            photo.camera.map { camera in
-                photo.qrCodes.map { QRSample(photo: photo.displayName, camera: camera, payload: $0, qrPeriod: qrPeriod) }
-            } ?? []
-        }
-        if !samples.isEmpty {
-            do {
-                return try ClockSync.fit(samples)
-            } catch {
-                throw GeotagError("\(error)")
-            }
-        }
         if let sync = options.manualSync {
             guard let photo = photos.first(where: { matches($0, sync.photo) }) else {
                 throw GeotagError("--sync names \(sync.photo), which is not among the photos found. Give its file name as it appears in the folder.")
@@ -36,6 +25,14 @@ extension Geotagger {
                 throw GeotagError("\(error)")
             }
         }
+        let samples = qrSamples(photos, qrPeriod: qrPeriod)
+        if !samples.isEmpty {
+            do {
+                return try ClockSync.fit(samples)
+            } catch {
+                throw GeotagError("\(error)")
+            }
+        }
         let dated = photos.compactMap(\.camera)
         if !dated.isEmpty, dated.allSatisfy({ $0.utcOffset != nil }) {
             return (try ClockSync.cameraOffsets(), [])
@@ -49,6 +46,15 @@ extension Geotagger {
               - --offset ±HH:MM:SS    what to add to the camera time to get UTC, e.g. --offset -02:00:00
               - --timezone ZONE       the zone the camera clock was set to, e.g. --timezone Europe/Berlin
             """)
+    }
+
+    /// One sample per QR code in a photo with a capture time.
+    static func qrSamples(_ photos: [InspectedPhoto], qrPeriod: Double) -> [QRSample] {
+        photos.flatMap { photo in
+            photo.camera.map { camera in
+                photo.qrCodes.map { QRSample(photo: photo.displayName, camera: camera, payload: $0, qrPeriod: qrPeriod) }
+            } ?? []
+        }
     }
 
     private static func matches(_ photo: InspectedPhoto, _ name: String) -> Bool {

@@ -13,8 +13,9 @@ public struct LoadedRoute: Sendable {
 }
 
 extension Geotagger {
-    /// Reads the track files and opens the encrypted route for the nonces the QR photos showed.
-    static func loadRoute(options: GeotagOptions, nonces: [String]) async throws -> LoadedRoute {
+    /// Reads the track files and finds the route of each nonce the QR photos showed (or
+    /// `routeNonce`): each route source is asked in turn, and the first that has it wins.
+    static func loadRoute(options: GeotagOptions, nonces: [String], qrSearch: QRSearchReport) async throws -> LoadedRoute {
         var tracks: [Track] = []
         var sources: [String] = []
         var qrPeriod: Double?
@@ -26,53 +27,95 @@ extension Geotagger {
                 throw GeotagError("\(error)")
             }
         }
-        if let source = options.routeSource {
+        let providers = options.routeSources
+        if !providers.isEmpty {
             let candidates = (options.routeNonce.map { [$0] } ?? []) + nonces.filter { $0 != options.routeNonce }
-            guard !candidates.isEmpty else {
-                throw GeotagError("""
-                    The route in \(source.name) is encrypted together with its QR nonce, and no Waymark QR code was found in the photos.
-                    Put the photo of the QR code in the folder, or give --nonce NONCE (the recorder shows it).
-                    """)
-            }
-            guard let ask = options.passphrase else {
-                throw GeotagError("Opening \(source.name) needs the passphrase: set WAYMARK_PASSPHRASE, give --passphrase-file, or run in a terminal to be asked.")
-            }
-            let passphrase = try ask()
+            guard !candidates.isEmpty else { throw noNonceError(options: options, qrSearch: qrSearch) }
+            var passphrase: String?
             var opened = false
-            var lastError: (any Error)?
+            var sealedFailure: (source: String, error: any Error)?
             for nonce in candidates {
-                let envelope: RouteEnvelope?
-                do {
-                    envelope = try await source.envelope(forNonce: nonce)
-                } catch {
-                    throw GeotagError("Cannot read the route from \(source.name): \(error)")
-                }
-                guard let envelope else { continue }
-                do {
-                    let route = try envelope.open(passphrase: passphrase, nonce: nonce)
-                    tracks += route.tracks
-                    qrPeriod = route.qrPeriod ?? qrPeriod
-                    sources.append("\(source.name) (nonce \(nonce))")
+                var readFailures: [String] = []
+                providers: for provider in providers {
+                    let answer: ProvidedRoute?
+                    do {
+                        answer = try await provider.route(forNonce: nonce)
+                    } catch {
+                        readFailures.append("Cannot read the route from \(provider.name): \(error)")
+                        continue
+                    }
+                    switch answer {
+                    case nil:
+                        continue providers
+                    case let .plaintext(route, detail)?:
+                        tracks += route.tracks
+                        qrPeriod = route.qrPeriod ?? qrPeriod
+                        sources.append(detail)
+                    case let .sealed(envelope)?:
+                        if passphrase == nil {
+                            guard let ask = options.passphrase else {
+                                throw GeotagError("Opening the route from \(provider.name) needs the passphrase: set WAYMARK_PASSPHRASE, give --passphrase-file, or run in a terminal to be asked.")
+                            }
+                            passphrase = try ask()
+                        }
+                        do {
+                            let route = try envelope.open(passphrase: passphrase ?? "", nonce: nonce)
+                            tracks += route.tracks
+                            qrPeriod = route.qrPeriod ?? qrPeriod
+                            sources.append("\(provider.name) (nonce \(nonce))")
+                        } catch {
+                            sealedFailure = (provider.name, error)
+                            continue providers
+                        }
+                    }
                     opened = true
-                } catch {
-                    lastError = error
+                    readFailures = []
+                    break providers
                 }
+                // A source that could not be asked may hold the route: say so rather than tag without it.
+                if let failure = readFailures.first { throw GeotagError(failure) }
             }
             if !opened {
                 let tried = candidates.joined(separator: ", ")
-                if let lastError {
-                    throw GeotagError("The route in \(source.name) does not open with this passphrase and the QR nonce \(tried): \(lastError). Check the passphrase, and that the QR photo belongs to this route.")
+                if let sealedFailure {
+                    throw GeotagError("The route in \(sealedFailure.source) does not open with this passphrase and the QR nonce \(tried): \(sealedFailure.error). Check the passphrase, and that the QR photo belongs to this route.")
                 }
-                throw GeotagError("\(source.name) has no route for the QR nonce \(tried).")
+                let looked = providers.map(\.name).joined(separator: ", then ")
+                throw GeotagError("""
+                    No route for the QR nonce \(tried): looked in \(looked).
+                    Give the route with --track FILE (a track from the device that recorded it) or --route FILE (its encrypted envelope), \
+                    or name the route service that holds it with --server URL (or WAYMARK_SERVER).
+                    """)
             }
         }
         let route = Route(tracks: tracks).normalized()
         guard !route.tracks.isEmpty else {
-            if options.trackFiles.isEmpty && options.routeSource == nil {
+            if options.trackFiles.isEmpty && providers.isEmpty {
                 throw GeotagError("No route to place the photos on: give --track FILE (GPX, KML, GeoJSON or NMEA) or --route FILE (an encrypted Waymark route).")
             }
             throw GeotagError("The route has no fixes with times: \(sources.joined(separator: ", ")) hold nothing to place photos on.")
         }
         return LoadedRoute(route: route, sources: sources, qrPeriod: qrPeriod)
+    }
+
+    /// Why no route source could be asked: no QR photo showed a nonce and none was given.
+    private static func noNonceError(options: GeotagOptions, qrSearch: QRSearchReport) -> GeotagError {
+        let names = options.routeSources.map(\.name).joined(separator: " and ")
+        let searched = qrSearch.purpose == .off
+            ? "the photos were not searched for QR codes (--qr-search off)"
+            : "no Waymark QR code was found in the \(qrSearch.searched) photo\(qrSearch.searched == 1 ? "" : "s") searched"
+        let remedy = "Put the photo of the recorder's QR code in the folder, or give --nonce NONCE"
+        if options.trackFiles.isEmpty && !options.routeSources.allSatisfy({ $0 is any RouteSource }) {
+            // Nothing named a route: the recorder's store was only a guess.
+            return GeotagError("""
+                No route to place the photos on: give --track FILE (GPX, KML, GeoJSON, NMEA…) or --route FILE (an encrypted Waymark route).
+                Without them, the route recorded with the QR code's nonce is looked for in \(names), but \(searched). \
+                \(remedy) (`waymark routes list --json` shows the nonces recorded here).
+                """)
+        }
+        return GeotagError("""
+            The route in \(names) is encrypted together with its QR nonce, and \(searched).
+            \(remedy) (the recorder shows it).
+            """)
     }
 }

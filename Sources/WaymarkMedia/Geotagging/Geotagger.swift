@@ -23,40 +23,34 @@ public struct Geotagger: Sendable {
         }
 
         let inspectCounter = ProgressCounter(total: files.count) { progress(.inspecting(done: $0, total: $1)) }
-        let (mode, scanner) = (options.qrSearch, options.scanner)
+        let purpose = Self.qrSearchPurpose(options)
+        let searchAll = options.qrSearch == .all && (purpose == .clock || purpose == .check)
+        let scanner = options.scanner
         var photos = await BlockingPool.map(count: files.count, width: options.concurrency) { index in
             defer { inspectCounter.step() }
-            return Self.inspect(files[index].url, displayName: files[index].displayName, searchQR: mode == .all, scanner: scanner)
+            return Self.inspect(files[index].url, displayName: files[index].displayName, searchQR: searchAll, scanner: scanner)
         }
-        if mode == .auto {
-            // One scaled JPEG decode per photo searched: the likely photos first, all only if needed.
-            let likely = Self.likelyQRPhotos(photos)
-            var searched = Set<Int>()
-            for batch in [likely, photos.indices.filter { photos[$0].camera != nil }] {
-                let pending = batch.filter { !searched.contains($0) }
-                let snapshot = photos
-                let found = await BlockingPool.map(count: pending.count, width: options.concurrency) { i in
-                    Self.searchQR(in: snapshot[pending[i]], scanner: scanner)
-                }
-                for (i, codes) in zip(pending, found) { photos[i].qrCodes = codes }
-                searched.formUnion(pending)
-                if photos.contains(where: { !$0.qrCodes.isEmpty }) { break }
-            }
-        }
+        let qrSearch = await Self.searchQRCodes(in: &photos, purpose: purpose, options: options)
 
         let qrPhotos = photos.filter { !$0.qrCodes.isEmpty }
         var nonces: [String] = []
         for payload in qrPhotos.flatMap(\.qrCodes) where !nonces.contains(payload.nonce) { nonces.append(payload.nonce) }
-        let loaded = try await Self.loadRoute(options: options, nonces: nonces)
-        let (clock, rejected) = try Self.clockCorrection(photos: photos, options: options, qrPeriod: loaded.qrPeriod ?? options.qrPeriod)
+        let loaded = try await Self.loadRoute(options: options, nonces: nonces, qrSearch: qrSearch)
+        let qrPeriod = loaded.qrPeriod ?? options.qrPeriod
+        let (clock, rejected) = try Self.clockCorrection(photos: photos, options: options, qrPeriod: qrPeriod)
+        let checks = purpose == .check ? ClockSync.check(clock, against: Self.qrSamples(photos, qrPeriod: qrPeriod)) : []
 
         let correlator = Correlator(route: loaded.route, options: options.correlation)
         let writeCounter = ProgressCounter(total: photos.count) { progress(.writing(done: $0, total: $1)) }
         let (options, inspected) = (self.options, photos)
         // Writing waits on fsync as much as on the CPU, so a few more workers than cores keep both busy.
-        let reports = await BlockingPool.map(count: photos.count, width: options.concurrency * 2) { index in
+        var reports = await BlockingPool.map(count: photos.count, width: options.concurrency * 2) { index in
             defer { writeCounter.step() }
             return Self.tag(inspected[index], clock: clock, correlator: correlator, options: options)
+        }
+        for check in checks {
+            guard let index = inspected.firstIndex(where: { $0.displayName == check.photo }) else { continue }
+            reports[index].qrClockDifference = check.difference
         }
         if !options.dryRun {
             // One folder fsync per folder makes every rename of the run durable.
@@ -64,7 +58,8 @@ public struct Geotagger: Sendable {
             _ = await BlockingPool.map(count: folders.count, width: options.concurrency) { SafeFile.syncFolder(folders[$0]) }
         }
         return GeotagRun(photos: reports, clock: clock, rejectedQRPhotos: rejected.map { .init(photo: $0.photo, residual: $0.residual) },
-                         qrPhotos: qrPhotos.map(\.displayName), route: loaded, removedLeftovers: removed, dryRun: options.dryRun)
+                         qrPhotos: qrPhotos.map(\.displayName), qrSearch: qrSearch, clockChecks: checks, route: loaded,
+                         removedLeftovers: removed, dryRun: options.dryRun)
     }
 }
 
@@ -79,6 +74,10 @@ public struct GeotagRun: Sendable {
     public var clock: ClockCorrection
     public var rejectedQRPhotos: [RejectedQR]
     public var qrPhotos: [String]
+    /// Why and how many photos were searched for QR codes.
+    public var qrSearch: QRSearchReport
+    /// With a clock set by hand and `checkQR`: how each QR photo compares with the setting.
+    public var clockChecks: [ClockSync.QRCheck]
     public var route: LoadedRoute
     /// Temporary files an interrupted earlier run had left, now removed.
     public var removedLeftovers: [String]
@@ -96,6 +95,7 @@ public struct GeotagRun: Sendable {
         for rejected in rejectedQRPhotos {
             lines.append("  ignored QR photo \(rejected.photo): it disagrees with the others by \(String(format: "%.1f", rejected.residual)) s")
         }
+        lines += qrSearchLines
         let fixes = route.fixCount
         lines.append("Route: \(route.route.tracks.count) track\(route.route.tracks.count == 1 ? "" : "s"), \(fixes) fix\(fixes == 1 ? "" : "es")"
             + (route.route.tracks.first?.start.map { ", \($0.utcTimestamp) → " } ?? "")
