@@ -120,6 +120,29 @@ struct GPSWriteTests {
         #expect(error?.message.contains("after the image") == true, "\(error?.message ?? "")")
     }
 
+    @Test("a thumbnail the Exif block addresses beyond its own end (it would move) is refused: sidecar")
+    func pointerBeyondExifBlock() throws {
+        var bytes = [UInt8](try Fixtures.data("photos/Sony.jpg"))
+        let tiffStart = 2 + 4 + 6  // Sony.jpg: SOI, then APP1 "Exif\0\0"
+        let entry = try bytes.withUnsafeBytes { file -> Int in
+            let tiff = UnsafeRawBufferPointer(rebasing: file[tiffStart...])
+            let structure = try TIFFStructure.parse(tiff)
+            let reader = TIFFReader(bytes: tiff, order: structure.byteOrder)
+            let ifd1 = Int(structure.ifd0.next)
+            let count = Int(try reader.u16(at: ifd1))
+            let index = try #require((0..<count).first { (try? reader.u16(at: ifd1 + 2 + 12 * $0)) == 0x0201 })
+            return tiffStart + ifd1 + 2 + 12 * index + 8
+        }
+        let segmentEnd = 4 + (Int(bytes[4]) << 8 | Int(bytes[5]))
+        let beyond = UInt32(segmentEnd - tiffStart + 100)  // a thumbnail in the image data, as no camera should
+        let little = bytes[tiffStart] == 0x49
+        let encoded = [UInt8(beyond >> 24 & 0xFF), UInt8(beyond >> 16 & 0xFF), UInt8(beyond >> 8 & 0xFF), UInt8(beyond & 0xFF)]
+        bytes.replaceSubrange(entry..<(entry + 4), with: little ? encoded.reversed() : encoded)
+        let error = #expect(throws: MediaError.self) { try Self.tags.written(into: Data(bytes), file: "Sony.jpg") }
+        #expect(error?.wouldDamageMetadata == true)
+        #expect(error?.message.contains("0x0201") == true, "\(error?.message ?? "")")
+    }
+
     @Test("an Exif block that would pass 64 KB is refused: sidecar")
     func exifBlockTooLarge() throws {
         let folder = try TemporaryFolder()

@@ -111,7 +111,6 @@ struct TIFFStructure: Sendable, Equatable {
         guard magic == 42 || magic == 0x4F52 || magic == 0x5352 else { throw TIFFStructureError.unsupportedVariant(magic: magic) }
         var walk = DirectoryWalk(reader: reader)
         let ifd0 = try walk.directory(at: Int(try reader.u32(at: 4)), what: "IFD0")
-        try checkValues(of: ifd0, reader: reader)
         // The chain: IFD1 (the thumbnail) and whatever follows.
         var next = ifd0.next
         while next != 0 {
@@ -120,6 +119,9 @@ struct TIFFStructure: Sendable, Equatable {
             next = directory.next
         }
         try walk.children(of: ifd0, depth: 1)
+        for offset in walk.order {
+            if let directory = walk.visited[offset] { try checkValues(of: directory, isIFD0: offset == ifd0.offset, reader: reader) }
+        }
         var gps: TIFFDirectory?
         if let pointer = ifd0.entries.first(where: { $0.tag == gpsPointerTag }) {
             gps = walk.visited[Int(reader.u32(field: pointer.field))]
@@ -127,15 +129,52 @@ struct TIFFStructure: Sendable, Equatable {
         return TIFFStructure(byteOrder: order, magic: magic, ifd0: ifd0, directoryOffsets: walk.order, gps: gps)
     }
 
-    /// Every IFD0 value that does not fit in its entry lies inside the block: the new IFD0 points to the same bytes.
-    private static func checkValues(of directory: TIFFDirectory, reader: TIFFReader) throws {
+    /// Tags whose value is the offset of data elsewhere, with the tag that gives its length.
+    static let dataPointers: [UInt16: UInt16] = [0x0201: 0x0202, 0x0111: 0x0117, 0x0144: 0x0145]
+
+    /// Every value that does not fit in its entry, and every strip, tile and thumbnail, lies inside
+    /// the block: the new IFD0 points to the same bytes, and in a JPEG nothing the structure
+    /// addresses may lie after the Exif block, where it would move. Unknown value types are refused
+    /// in IFD0, which is copied, and skipped elsewhere.
+    private static func checkValues(of directory: TIFFDirectory, isIFD0: Bool, reader: TIFFReader) throws {
+        let name = isIFD0 ? "IFD0" : "the directory at \(directory.offset)"
         for entry in directory.entries {
-            guard let size = entry.valueSize else { throw TIFFStructureError.unknownType(tag: entry.tag, type: entry.type) }
+            guard let size = entry.valueSize else {
+                if isIFD0 { throw TIFFStructureError.unknownType(tag: entry.tag, type: entry.type) }
+                continue
+            }
             guard size > 4 else { continue }
             let offset = Int(reader.u32(field: entry.field))
             guard offset >= 8, offset <= reader.bytes.count, size <= reader.bytes.count - offset else {
-                throw TIFFStructureError.outOfBounds(String(format: "the value of IFD0 tag 0x%04X", entry.tag))
+                throw TIFFStructureError.outOfBounds(String(format: "the value of tag 0x%04X in ", entry.tag) + name)
             }
+        }
+        for (pointerTag, lengthTag) in dataPointers {
+            guard let pointer = directory.entries.first(where: { $0.tag == pointerTag }),
+                  let length = directory.entries.first(where: { $0.tag == lengthTag }),
+                  pointer.count == length.count, pointer.count <= 1 << 16,
+                  let starts = try? values(of: pointer, reader: reader), let sizes = try? values(of: length, reader: reader) else { continue }
+            for (start, size) in zip(starts, sizes) where start > reader.bytes.count || size > reader.bytes.count - start {
+                throw TIFFStructureError.outOfBounds(String(format: "the data of tag 0x%04X in ", pointerTag) + name)
+            }
+        }
+    }
+
+    /// The SHORT or LONG values of an entry.
+    private static func values(of entry: TIFFEntry, reader: TIFFReader) throws -> [Int] {
+        guard entry.type == 3 || entry.type == 4, let size = entry.valueSize else { return [] }
+        let unit = entry.type == 3 ? 2 : 4
+        let base: Int
+        if size <= 4 {
+            return (0..<Int(entry.count)).map { i in
+                let b = entry.field[(i * unit)..<(i * unit + unit)].map(Int.init)
+                if unit == 2 { return reader.order == .littleEndian ? (b[1] << 8 | b[0]) : (b[0] << 8 | b[1]) }
+                return Int(reader.u32(field: entry.field))
+            }
+        }
+        base = Int(reader.u32(field: entry.field))
+        return try (0..<Int(entry.count)).map { i in
+            unit == 2 ? Int(try reader.u16(at: base + 2 * i)) : Int(try reader.u32(at: base + 4 * i))
         }
     }
 }
