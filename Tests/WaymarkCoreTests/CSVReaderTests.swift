@@ -79,6 +79,9 @@ struct CSVReaderTests {
         ("time,lat,lon,ele\n2024-05-01T10:00:00Z,46,14,1\n2024-05-01T10:00:01Z,46,14,high\n", "altitude \"high\""),
         ("time,lat,lon,ele\n2024-05-01T10:00:00Z,46,14,1\nyesterday,46,14,1\n", "the time \"yesterday\""),
         ("time,lat,lon,ele\n2024-05-01T10:00:00Z,46,14,1\n2024-05-01T10:00:01Z,146,14,1\n", "not between"),
+        // A Unix time far beyond any date would overflow the arithmetic of later steps.
+        ("timestamp,lat,lon\n1714557600,46,14\n99999999999999999999999,46,14\n", "the time \"9999"),
+        ("timestamp_ms,lat,lon\n1714557600000,46,14\n99999999999999999999999,46,14\n", "milliseconds since 1970"),
     ])
     func garbage(text: String, expected: String) throws {
         let error = try #require(T.formatError { try T.read(text, as: "log.csv") })

@@ -170,18 +170,23 @@ enum CSVReader {
             return time
         }
         if let millis = value(.epochMilliseconds) {
-            guard let number = TrackNumbers.decimal(text: millis) else {
-                throw TrackFormatError(file: fileName, line: line, message: "has the Unix time \"\(millis.prefix(40))\", which is not a number — the file is damaged; export it again")
+            guard let number = TrackNumbers.decimal(text: millis), (0..<maximumUnixSeconds).contains(number / 1000) else {
+                throw TrackFormatError(file: fileName, line: line, message: "has the Unix time \"\(millis.prefix(40))\", which is not a number of milliseconds since 1970 — the file is damaged; export it again")
             }
             return Date(timeIntervalSince1970: number / 1000)
         }
         return nil
     }
 
+    /// Unix times beyond this (the year 5138) are garbage, not times, and would overflow later arithmetic.
+    static let maximumUnixSeconds = 1e11
+
     /// Unix seconds (or milliseconds, above 10¹¹) written as a plain number.
     private static func epochTime(_ text: String) -> Date? {
         guard text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }), let number = TrackNumbers.decimal(text: text) else { return nil }
-        return Date(timeIntervalSince1970: number > 1e11 ? number / 1000 : number)
+        let seconds = number >= maximumUnixSeconds ? number / 1000 : number
+        guard seconds < maximumUnixSeconds else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     /// `YYYY/MM/DD` dates as `YYYY-MM-DD`; everything else unchanged.
