@@ -26,9 +26,18 @@ struct Routes: AsyncParsableCommand {
 
         func run() async throws {
             let client = try service.client()
-            let found = try await fetch { lookup != nil ? try await client.route(lookup: lookup!) : try await client.route(id: id!) }
+            let found: RouteRecord?, wanted: String
+            if let lookup {
+                found = try await fetch { try await client.route(lookup: lookup) }
+                wanted = "with lookup \(lookup)"
+            } else if let id {
+                found = try await fetch { try await client.route(id: id) }
+                wanted = id
+            } else {
+                throw ValidationError("Give a route id or --lookup HEX, one of the two.")
+            }
             guard let record = found else {
-                Terminal.printError("error: the service has no route \(id ?? "with lookup \(lookup!)").")
+                Terminal.printError("error: the service has no route \(wanted).")
                 throw ExitCode.failure
             }
             try printJSON(record)
@@ -110,7 +119,10 @@ struct Routes: AsyncParsableCommand {
             let routeNonce: String
             if let nonce { routeNonce = nonce } else { routeNonce = try await nonceFromPhoto() }
             let client = try service.client()
-            let found = try await fetch { id != nil ? try await client.route(id: id!) : try await client.route(lookup: RouteKeys.lookupKey(nonce: routeNonce)) }
+            let found = try await fetch {
+                if let id { return try await client.route(id: id) }
+                return try await client.route(lookup: RouteKeys.lookupKey(nonce: routeNonce))
+            }
             guard let record = found else {
                 Terminal.printError("error: the service has no route \(id ?? "for the nonce \(routeNonce)").")
                 throw ExitCode.failure
@@ -122,16 +134,19 @@ struct Routes: AsyncParsableCommand {
                 Terminal.printError("error: \(error)")
                 throw ExitCode(2)
             }
-            let (format, path): (WritableTrackFormat, String) = gpx.map { (.gpx, $0) } ?? kml.map { (.kml, $0) } ?? (.geoJSON, geojson!)
+            guard let (format, path) = gpx.map({ (WritableTrackFormat.gpx, $0) }) ?? kml.map({ (.kml, $0) }) ?? geojson.map({ (.geoJSON, $0) }) else {
+                throw ValidationError("Give one of --gpx FILE, --kml FILE or --geojson FILE.")
+            }
             try TrackFile.write(route.tracks, as: format).write(to: URL(fileURLWithPath: path), options: .atomic)
             let fixes = route.tracks.reduce(0) { $0 + $1.fixes.count }
             print("Wrote \(route.tracks.count) track\(route.tracks.count == 1 ? "" : "s"), \(fixes) fixes to \(path).")
         }
 
         private func nonceFromPhoto() async throws -> String {
-            let found = try await QRSearch.run(folders: [URL(fileURLWithPath: qr!)], recursive: false)
+            guard let qr else { throw ValidationError("Give --nonce NONCE or --qr PHOTO: the route only opens with its nonce.") }
+            let found = try await QRSearch.run(folders: [URL(fileURLWithPath: qr)], recursive: false)
             guard let payload = found.qrPhotos.first?.payloads.first, let parsed = QRPayload(payload) else {
-                throw ValidationError("\(qr!) shows no Waymark QR code that can be read.")
+                throw ValidationError("\(qr) shows no Waymark QR code that can be read.")
             }
             return parsed.nonce
         }
