@@ -4,7 +4,8 @@
 Used by the track-format tests (Tests/WaymarkCoreTests/*ReaderTests.swift) and scripts/bench-tracks,
 through the venv of scripts/bootstrap (.build-venv/tools/bin/python).
 
-  write fit FILE [--fixes N] [--sessions K]   activity through fit-tool (FitFileBuilder)
+  write fit FILE [--fixes N] [--sessions K] [--pause-at I]
+                                              activity through fit-tool (FitFileBuilder)
   write fit-compressed FILE                   hand-built: compressed-timestamp headers, a big-endian
                                               definition and a developer field (fit-tool cannot write these)
   write gpx|tcx|igc|csv FILE [--fixes N]      plain text for the benchmark
@@ -30,7 +31,7 @@ def fix(i):
     return START + i, lat, lon, alt
 
 
-def write_fit(path, fixes, sessions):
+def write_fit(path, fixes, sessions, pause_at=None):
     from fit_tool.fit_file_builder import FitFileBuilder
     from fit_tool.profile.messages.event_message import EventMessage
     from fit_tool.profile.messages.file_id_message import FileIdMessage
@@ -59,6 +60,15 @@ def write_fit(path, fixes, sessions):
         event.timestamp = first * 1000
         builder.add(event)
         for k in range(count):
+            if pause_at is not None and index + k == pause_at:
+                # Auto-pause: the timer stops, nothing is recorded for two minutes, it starts again.
+                for kind, at in ((EventType.STOP_ALL, fix(index + k - 1)[0]), (EventType.START, fix(index + k)[0] + 120)):
+                    event = EventMessage()
+                    event.event = Event.TIMER
+                    event.event_type = kind
+                    event.timestamp = (at + offset) * 1000
+                    builder.add(event)
+                offset += 120
             t, lat, lon, alt = fix(index + k)
             record = RecordMessage()
             record.timestamp = (t + offset) * 1000
@@ -76,6 +86,7 @@ def write_fit(path, fixes, sessions):
                 blind.heart_rate = 120
                 builder.add(blind)
         last = fix(index + count - 1)[0] + offset
+        offset = session * 3600
         event = EventMessage()
         event.event = Event.TIMER
         event.event_type = EventType.STOP_ALL
@@ -267,10 +278,11 @@ def main():
     parser.add_argument("file")
     parser.add_argument("--fixes", type=int, default=300)
     parser.add_argument("--sessions", type=int, default=1)
+    parser.add_argument("--pause-at", type=int, help="fit: a timer stop and start (auto-pause) before this fix")
     args = parser.parse_args()
     if args.action == "write":
         if args.kind == "fit":
-            write_fit(args.file, args.fixes, args.sessions)
+            write_fit(args.file, args.fixes, args.sessions, args.pause_at)
         elif args.kind == "fit-compressed":
             write_fit_compressed(args.file)
         else:

@@ -35,6 +35,19 @@ struct FITReaderTests {
         R.expectSame(tracks.flatMap(\.fixes), try R.referenceFixes("fit", url))
     }
 
+    /// Garmin's auto-pause stops the timer while the rider stands still, which is when photos are
+    /// taken; splitting there would leave those photos in a gap between tracks, so it does not.
+    @Test("A timer stop and start (auto-pause) inside a session does not split the track")
+    func autoPause() throws {
+        let (url, folder) = try Self.make("fit", ["--fixes", "100", "--pause-at", "50"])
+        defer { _ = folder }
+        let tracks = try TrackFile.read(contentsOf: url)
+        #expect(tracks.map(\.fixes.count) == [100])
+        let fixes = try #require(tracks.first?.fixes)
+        #expect(fixes[50].time.timeIntervalSince(fixes[49].time) == 121)
+        R.expectSame(fixes, try R.referenceFixes("fit", url))
+    }
+
     /// fit-tool writes only normal record headers, so scripts/track-files.py builds this file byte
     /// by byte from the FIT protocol: compressed-timestamp headers whose 5-bit offset wraps,
     /// a big-endian record definition with a developer field, and a record without a position.
