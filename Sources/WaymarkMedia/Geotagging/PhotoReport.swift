@@ -41,11 +41,14 @@ public struct PhotoReport: Sendable, Codable, Equatable {
     /// `--offset`, `--timezone`) puts the photo later than the time its QR code shows (negative:
     /// earlier; the middle of the code's period is the reference). `nil` for every other photo.
     public var qrClockDifference: Double?
+    /// For a photo whose Waymark QR code was read: the image it was read in (its Exif thumbnail, an
+    /// embedded preview, or the full image). `nil` for every other photo.
+    public var qrImage: QRImageSource?
 
     public init(file: String, captureTime: String? = nil, utcTime: String? = nil, status: Status,
                 latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil, accuracy: Double? = nil,
                 reason: String? = nil, sidecar: Bool = false, secondsFromRoute: Double? = nil, written: Bool = false,
-                qrClockDifference: Double? = nil) {
+                qrClockDifference: Double? = nil, qrImage: QRImageSource? = nil) {
         self.file = file
         self.captureTime = captureTime
         self.utcTime = utcTime
@@ -59,13 +62,14 @@ public struct PhotoReport: Sendable, Codable, Equatable {
         self.secondsFromRoute = secondsFromRoute
         self.written = written
         self.qrClockDifference = qrClockDifference
+        self.qrImage = qrImage
     }
 }
 
 extension PhotoReport {
     private enum CodingKeys: String, CodingKey {
         case file, captureTime, utcTime, status, latitude, longitude, altitude, accuracy, reason, sidecar, writeMethod, secondsFromRoute, written
-        case qrClockDifference
+        case qrClockDifference, qrImage
     }
 
     /// Every key is always present (null when unknown), in the documented order, so scripts can rely on them.
@@ -85,6 +89,7 @@ extension PhotoReport {
         try c.encode(secondsFromRoute, forKey: .secondsFromRoute)
         try c.encode(written, forKey: .written)
         try c.encode(qrClockDifference, forKey: .qrClockDifference)
+        try c.encode(qrImage, forKey: .qrImage)
     }
 }
 
