@@ -89,17 +89,17 @@ extension Geotagger {
     /// The photos most likely to show the recorder's QR code: the first and last `count` of each
     /// shooting session, sessions being separated by more than `sessionGap` seconds of camera time.
     static func likelyQRPhotos(_ photos: [InspectedPhoto], count: Int = 12, sessionGap: Double = 3600) -> [Int] {
-        let dated = photos.indices.filter { photos[$0].camera != nil }.sorted { photos[$0].camera! < photos[$1].camera! }
-        var sessions: [[Int]] = []
-        for index in dated {
-            if let last = sessions.last?.last, photos[index].camera!.seconds - photos[last].camera!.seconds <= sessionGap {
-                sessions[sessions.count - 1].append(index)
+        let dated = photos.indices.compactMap { index in photos[index].camera.map { (index, $0) } }.sorted { $0.1 < $1.1 }
+        var sessions: [[(index: Int, time: CameraTime)]] = []
+        for (index, time) in dated {
+            if let last = sessions.last?.last, time.seconds - last.time.seconds <= sessionGap {
+                sessions[sessions.count - 1].append((index, time))
             } else {
-                sessions.append([index])
+                sessions.append([(index, time)])
             }
         }
         var chosen: [Int] = []
-        for session in sessions {
+        for session in sessions.map({ $0.map(\.index) }) {
             for index in session.prefix(count) + session.suffix(count) where !chosen.contains(index) { chosen.append(index) }
         }
         return chosen
