@@ -89,6 +89,10 @@ public struct GPSTags: Sendable, Equatable {
     }
 
     private func plan(_ photo: UnsafeRawBufferPointer, file: String) throws -> AppendOnlyEdit {
+        if BMFFPhoto.isBMFF(photo) {
+            throw MediaError(file: file, message: "CR3 and HEIF/HEIC files are not rewritten, since adding GPS would move their boxes "
+                                 + "(darktable, digiKam and Lightroom read the sidecar)", wouldDamageMetadata: true)
+        }
         do {
             return try AppendOnlyEdit.plan(photo, tags: self)
         } catch {

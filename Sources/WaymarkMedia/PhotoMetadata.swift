@@ -1,7 +1,7 @@
 internal import CWaymarkMedia
 import Foundation
 
-/// The metadata of a photo that geotagging needs, read with exiv2.
+/// The metadata of a photo that geotagging needs, read with exiv2 (ISO-BMFF files — CR3, HEIF/HEIC — with ``BMFFPhoto``).
 public struct PhotoMetadata: Sendable, Equatable {
     /// EXIF DateTimeOriginal ("YYYY:MM:DD HH:MM:SS"), the camera's naive local time of the shot.
     public var dateTimeOriginal: String?
@@ -44,6 +44,8 @@ public struct PhotoMetadata: Sendable, Equatable {
 
     /// Reads a photo's metadata from bytes in memory (a mapped file); see ``read(_:file:wantPreview:)``.
     static func read(_ bytes: UnsafeRawBufferPointer, file: String, wantPreview: Bool = false) throws -> (PhotoMetadata, preview: Data?) {
+        // exiv2 0.27 cannot read ISO-BMFF (CR3, HEIF/HEIC); Waymark's own box walker does.
+        if BMFFPhoto.isBMFF(bytes) { return try readBMFF(bytes, file: file, wantPreview: wantPreview) }
         var info = wm_info()
         var preview = wm_buffer()
         defer { wm_buffer_free(&preview) }
@@ -71,6 +73,19 @@ public struct PhotoMetadata: Sendable, Equatable {
         )
         let previewData = preview.data.map { Data(bytes: $0, count: preview.size) }
         return (metadata, previewData)
+    }
+
+    /// Reads a CR3 or HEIF/HEIC file; the preview is its largest embedded JPEG (CR3's PRVW), if any.
+    private static func readBMFF(_ bytes: UnsafeRawBufferPointer, file: String, wantPreview: Bool) throws -> (PhotoMetadata, preview: Data?) {
+        let photo: BMFFPhoto
+        do {
+            photo = try BMFFPhoto.parse(bytes)
+        } catch {
+            throw MediaError(file: file, message: "reading metadata: \(error)")
+        }
+        let largest = [photo.thumbnail, photo.preview].compactMap { $0 }.max { $0.count < $1.count }
+        let preview = wantPreview ? largest.map { Data(UnsafeRawBufferPointer(rebasing: bytes[$0])) } : nil
+        return (photo.metadata, preview)
     }
 }
 
