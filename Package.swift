@@ -52,10 +52,15 @@ let package = Package(
             name: "CQREncode", pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
-        // The one C++ shim: a plain C API over exiv2, zxing-cpp, libjpeg-turbo and libqrencode.
+        // HEIF/HEIC decoding (HEVC through libde265), for the QR search in HEIC photos.
+        .systemLibrary(
+            name: "CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
+        ),
+        // The one C++ shim: a plain C API over exiv2, zxing-cpp, libjpeg-turbo, libqrencode and libheif.
         .target(
             name: "CWaymarkMedia",
-            dependencies: ["CExiv2", "CZXing", "CTurboJPEG", "CQREncode"]
+            dependencies: ["CExiv2", "CZXing", "CTurboJPEG", "CQREncode", "CHeif"]
         ),
         // Photos on disk: metadata, QR search, safe writing, the tagging pipeline.
         .target(
