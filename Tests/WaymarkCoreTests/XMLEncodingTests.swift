@@ -125,6 +125,29 @@ struct XMLEncodingTests {
         Self.expectTwoFixes(try TrackFile.read(Data(kml.utf8), fileName: "pi.kml"))
     }
 
+    /// XMLParser reads NULL as a C string for these declarations (a segmentation fault on
+    /// well-formed XML); parameter entities can build them, so any internal subset is refused.
+    @Test("A DOCTYPE with declarations of its own is refused with its line; one without is read", arguments: [
+        "<!ATTLIST gpx extra CDATA #IMPLIED>", "<!NOTATION png SYSTEM \"image/png\">",
+        "<!NOTATION n PUBLIC \"p\"><!ENTITY pic SYSTEM \"a.png\" NDATA n>",
+        "<!ENTITY % d \"<!ATTLIST gpx a CDATA #IMPLIED>\"> %d;",
+        "<!ENTITY a \"lol\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">",
+    ])
+    func internalSubset(declarations: String) throws {
+        let text = "<?xml version=\"1.0\"?>\n<!-- exported -->\n<!DOCTYPE gpx [\(declarations)]>\n" + Self.gpx(declaration: nil, name: "n")
+        let error = T.formatError { try TrackFile.read(Data(text.utf8), fileName: "dtd.gpx") }
+        #expect(error?.line == 3)
+        #expect(error?.message.contains("<!DOCTYPE") == true)
+        let kml = "<!DOCTYPE kml [\(declarations)]>" + Self.kml(declaration: nil, name: "k")
+        #expect(T.formatError { try TrackFile.read(Data(kml.utf8), fileName: "dtd.kml") }?.line == 1)
+    }
+
+    @Test("A DOCTYPE that only names an external DTD (never loaded) is read")
+    func externalDoctype() throws {
+        let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE gpx SYSTEM \"http://example.com/[gpx].dtd\">\n" + Self.gpx(declaration: nil, name: "n")
+        Self.expectTwoFixes(try TrackFile.read(Data(text.utf8), fileName: "ext.gpx"))
+    }
+
     /// The reported crash: XMLParser trapped (SIGILL) on such bytes in names, comments and PIs.
     @Test("Every byte 0x80–0xFF in an element name, attribute, comment or processing instruction of GPX and KML: no crash",
           arguments: ["element", "attribute", "comment", "instruction"])

@@ -21,18 +21,20 @@ extension XMLSupport {
         case windows1252
     }
 
-    /// Why a document cannot be decoded: the name of an encoding Waymark does not read.
-    struct UnsupportedEncoding: Error, Equatable {
-        var name: String
+    /// Why a document is refused before `XMLParser` sees it.
+    enum Refusal: Error, Equatable {
+        /// Written in an encoding Waymark does not read, named as the file names it.
+        case encoding(String)
+        /// Holds a DOCTYPE with an internal subset (`<!DOCTYPE x [ … ]>`), on this 1-based line.
+        case internalSubset(line: Int)
     }
 
-    /// The document as valid UTF-8 with its XML declaration naming UTF-8, or the name of an
-    /// encoding Waymark does not read.
+    /// The document as valid UTF-8 with its XML declaration naming UTF-8, or why it is refused.
     ///
     /// - A byte-order mark decides: UTF-8, UTF-16 LE or BE; UTF-32 is refused. Without one,
     ///   `<?` written in UTF-16 (`3C 00 3F 00` or `00 3C 00 3F`) means UTF-16.
     /// - Otherwise the declaration's `encoding=` decides: UTF-8 (and ASCII), ISO-8859-1 and
-    ///   Windows-1252 are read; any other name is refused (``UnsupportedEncoding``).
+    ///   Windows-1252 are read; any other name is refused (``Refusal/encoding(_:)``).
     /// - Without a declared encoding the file is UTF-8, as XML prescribes.
     /// - **Invalid UTF-8 is not an error**: in a file declared (or defaulting to) UTF-8, every
     ///   byte that is not part of a valid UTF-8 sequence is read as the Windows-1252 character
@@ -40,7 +42,7 @@ extension XMLSupport {
     ///   written in Latin-1 usually carry no declaration or a wrong one, and only names and
     ///   descriptions hold such bytes — positions and times are ASCII — so a user expects the
     ///   track to be read, not refused; valid UTF-8 in the same file stays as it is.
-    static func utf8Document(_ data: Data) -> Result<Data, UnsupportedEncoding> {
+    static func utf8Document(_ data: Data) -> Result<Data, Refusal> {
         let bytes = [UInt8](data)
         let encoding: TextEncoding
         var body = bytes[...]
@@ -58,7 +60,47 @@ extension XMLSupport {
         }
         relabelDeclaration(&utf8)
         giveInstructionsData(&utf8)
+        if let line = internalSubsetLine(utf8) { return .failure(.internalSubset(line: line)) }
         return .success(Data(utf8))
+    }
+
+    /// The line of a `<!DOCTYPE … [` — a DOCTYPE with declarations of its own — if there is one.
+    ///
+    /// swift-corelibs-foundation's `XMLParser` reads a NULL pointer as a C string for an
+    /// `<!ATTLIST>` without a default value, a `<!NOTATION>` and an unparsed `<!ENTITY … NDATA>`
+    /// (a segmentation fault on well-formed XML), and parameter entities can build such
+    /// declarations, so no text rewrite is safe: the document is refused. No GPS track format
+    /// uses an internal subset, and refusing it also keeps entity expansion out.
+    /// Searched anywhere in the file (a `<!DOCTYPE` in a comment counts too), so that no
+    /// recovery of libxml2 can reach one this scan missed.
+    static func internalSubsetLine(_ utf8: [UInt8]) -> Int? {
+        let keyword: [UInt8] = Array("<!DOCTYPE".utf8)
+        var index = 0
+        while index + keyword.count <= utf8.count {
+            guard utf8[index] == 0x3C, utf8[index + 1] == 0x21,
+                  zip(utf8[index..<(index + keyword.count)], keyword).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else {
+                index += 1
+                continue
+            }
+            var cursor = index + keyword.count
+            var quote: UInt8?
+            scan: while cursor < utf8.count {
+                let byte = utf8[cursor]
+                if let open = quote {
+                    if byte == open { quote = nil }
+                } else {
+                    switch byte {
+                    case 0x22, 0x27: quote = byte
+                    case 0x5B: return 1 + utf8[..<index].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                    case 0x3E: break scan
+                    default: break
+                    }
+                }
+                cursor += 1
+            }
+            index = cursor
+        }
+        return nil
     }
 
     /// Turns every processing instruction without data, `<?target?>`, into `<?target ?>`.
@@ -92,18 +134,18 @@ extension XMLSupport {
     }
 
     /// The encoding of `data` and the length of its byte-order mark, from its first 4 KiB.
-    static func detectEncoding(_ data: Data) -> Result<(TextEncoding, Int), UnsupportedEncoding> {
+    static func detectEncoding(_ data: Data) -> Result<(TextEncoding, Int), Refusal> {
         let bytes = [UInt8](data.prefix(4096))
         if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00])
             || bytes.starts(with: [0x00, 0x00, 0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00, 0x00, 0x00]) {
-            return .failure(UnsupportedEncoding(name: "UTF-32"))
+            return .failure(.encoding("UTF-32"))
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return .success((.utf8, 3)) }
         if bytes.starts(with: [0xFF, 0xFE]) { return .success((.utf16(bigEndian: false), 2)) }
         if bytes.starts(with: [0xFE, 0xFF]) { return .success((.utf16(bigEndian: true), 2)) }
         if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return .success((.utf16(bigEndian: false), 0)) }
         if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return .success((.utf16(bigEndian: true), 0)) }
-        if bytes.starts(with: [0x4C, 0x6F, 0xA7, 0x94]) { return .failure(UnsupportedEncoding(name: "EBCDIC")) }
+        if bytes.starts(with: [0x4C, 0x6F, 0xA7, 0x94]) { return .failure(.encoding("EBCDIC")) }
         guard let label = declaredEncoding(bytes[...]) else { return .success((.utf8, 0)) }
         switch label.lowercased() {
         case "utf-8", "utf8", "us-ascii", "ascii", "iso-646-us", "ansi_x3.4-1968":
@@ -118,7 +160,7 @@ extension XMLSupport {
         default:
             // The name as a message can show it: printable ASCII, at most 40 characters.
             let printable = String(label.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }.prefix(40).map(Character.init))
-            return .failure(UnsupportedEncoding(name: printable.isEmpty ? "(unnamed)" : printable))
+            return .failure(.encoding(printable.isEmpty ? "(unnamed)" : printable))
         }
     }
 

@@ -13,16 +13,19 @@ enum XMLSupport {
     /// A parser over `data` decoded to valid UTF-8 (see ``utf8Document(_:)``), fed in chunks.
     ///
     /// `XMLParser` never sees the file's own bytes: it traps on invalid UTF-8 in a name, a
-    /// comment or a processing instruction. A document in an encoding Waymark does not read
-    /// gets a parser over nothing; ``run(_:data:fileName:formatName:delegateError:openElements:)``
-    /// refuses it with an error that names the encoding before parsing.
+    /// comment or a processing instruction. A document refused before parsing (see ``Refusal``)
+    /// gets a parser over nothing that carries the reason;
+    /// ``run(_:data:fileName:formatName:delegateError:openElements:)`` throws it before parsing.
     ///
     /// `XMLParser(data:)` in swift-corelibs-foundation hands libxml2 the whole document as
     /// one chunk, and libxml2 refuses a chunk above 10 MB ("internal error" at the last line),
     /// so a track of about 100,000 points failed; a stream is fed in small chunks.
     static func parser(for data: Data) -> XMLParser {
-        let document = (try? utf8Document(data).get()) ?? Data()
-        let parser = XMLParser(stream: InputStream(data: document))
+        let parser: TrackXMLParser
+        switch utf8Document(data) {
+        case .success(let document): parser = TrackXMLParser(stream: InputStream(data: document), refusal: nil)
+        case .failure(let refusal): parser = TrackXMLParser(stream: InputStream(data: Data()), refusal: refusal)
+        }
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         return parser
@@ -38,17 +41,26 @@ enum XMLSupport {
 
     /// Runs `parser`; turns a syntax error into a `TrackFormatError` that names the line.
     ///
-    /// A document in an encoding Waymark does not read is refused first, naming the encoding.
+    /// A document refused before parsing (an encoding Waymark does not read, a DOCTYPE with
+    /// declarations) is refused first, saying why.
     /// `delegateError` is the error the delegate stopped the parse for, if any; it wins.
     /// `openElements` is how many elements the delegate saw opened but not closed: some
     /// `XMLParser` implementations accept a document that simply stops, so a truncated file
     /// is caught here.
     static func run(_ parser: XMLParser, data: Data, fileName: String, formatName: String, delegateError: () -> TrackFormatError?, openElements: () -> Int) throws {
-        if case .failure(let unsupported) = detectEncoding(data) {
+        switch (parser as? TrackXMLParser)?.refusal {
+        case .encoding(let name)?:
             throw TrackFormatError(
                 file: fileName, line: 1,
-                message: "is written in the \(unsupported.name) text encoding, which Waymark cannot read (it reads UTF-8, UTF-16, ISO-8859-1 and Windows-1252) — open it in a text editor and save it as UTF-8"
+                message: "is written in the \(name) text encoding, which Waymark cannot read (it reads UTF-8, UTF-16, ISO-8859-1 and Windows-1252) — open it in a text editor and save it as UTF-8"
             )
+        case .internalSubset(let line)?:
+            throw TrackFormatError(
+                file: fileName, line: line,
+                message: "has a <!DOCTYPE …> with declarations of its own ([…]), which track files do not use and Waymark does not read — delete the <!DOCTYPE …> part at the top of the file, or export the track again"
+            )
+        case nil:
+            break
         }
         let ok = parser.parse()
         if let error = delegateError() { throw error }
@@ -85,5 +97,15 @@ enum XMLSupport {
             return "XML error \(code.rawValue)"
         }
         return nsError.localizedDescription
+    }
+}
+
+/// An `XMLParser` that carries why its document was refused before parsing, if it was.
+final class TrackXMLParser: XMLParser {
+    let refusal: XMLSupport.Refusal?
+
+    init(stream: InputStream, refusal: XMLSupport.Refusal?) {
+        self.refusal = refusal
+        super.init(stream: stream)
     }
 }
