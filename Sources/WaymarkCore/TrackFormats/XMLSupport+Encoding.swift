@@ -4,9 +4,11 @@ import Foundation
 ///
 /// swift-corelibs-foundation's `XMLParser` traps (SIGILL) when libxml2 hands it an element
 /// name, attribute name, comment or processing instruction that is not valid UTF-8 — one
-/// stray Latin-1 byte in an old GPX file was enough. So the readers never give it the file's
-/// own bytes: ``XMLSupport/utf8Document(_:)`` decodes them first and hands over valid UTF-8
-/// whose XML declaration says `encoding="UTF-8"`, so libxml2 cannot re-interpret them.
+/// stray Latin-1 byte in an old GPX file was enough — and it reads NULL pointers as C strings
+/// for a few constructs of well-formed XML. So the readers never give it the file's own bytes:
+/// ``XMLSupport/utf8Document(_:)`` decodes them first and hands over valid UTF-8 whose XML
+/// declaration says `encoding="UTF-8"`, so libxml2 cannot re-interpret them, with every
+/// processing instruction given data and any DOCTYPE with declarations of its own refused.
 extension XMLSupport {
     /// An encoding Waymark reads XML in.
     enum TextEncoding: Equatable {
