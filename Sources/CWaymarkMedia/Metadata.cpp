@@ -130,6 +130,47 @@ extern "C" int wm_read_info(const uint8_t *data, size_t size, wm_info *info, wm_
     });
 }
 
+extern "C" int wm_read_previews(const uint8_t *data, size_t size, wm_preview *previews, int capacity, int *count,
+                                char *err, size_t err_len) {
+    *count = 0;
+    return guarded(err, err_len, "reading the embedded previews", [&] {
+        auto image = open_image(data, size);
+        Exiv2::PreviewManager manager(*image);
+        Exiv2::PreviewPropertiesList list = manager.getPreviewProperties();
+        list.erase(std::remove_if(list.begin(), list.end(), [](const Exiv2::PreviewProperties &p) {
+            return p.mimeType_ != "image/jpeg";
+        }), list.end());
+        std::stable_sort(list.begin(), list.end(), [](const Exiv2::PreviewProperties &a, const Exiv2::PreviewProperties &b) {
+            const uint64_t pa = uint64_t(a.width_) * a.height_, pb = uint64_t(b.width_) * b.height_;
+            if (pa != 0 && pb != 0 && pa != pb) return pa < pb;
+            return a.size_ < b.size_;
+        });
+        std::vector<Exiv2::PreviewImage> chosen;
+        for (const auto &p : list) {
+            if (static_cast<int>(chosen.size()) >= capacity) break;
+            Exiv2::PreviewImage preview = manager.getPreviewImage(p);
+            if (preview.size() == 0) continue;
+            const bool seen = std::any_of(chosen.begin(), chosen.end(), [&](const Exiv2::PreviewImage &other) {
+                return other.size() == preview.size() && std::memcmp(other.pData(), preview.pData(), preview.size()) == 0;
+            });
+            if (!seen) chosen.push_back(preview);
+        }
+        try {
+            for (const auto &preview : chosen) {
+                wm_preview &out = previews[*count];
+                out = wm_preview{{nullptr, 0}, static_cast<int>(preview.width()), static_cast<int>(preview.height())};
+                copy_out(preview.pData(), preview.size(), &out.jpeg);
+                (*count)++;
+            }
+        } catch (...) {
+            for (int i = 0; i < *count; i++) wm_buffer_free(&previews[i].jpeg);
+            *count = 0;
+            throw;
+        }
+        return 0;
+    });
+}
+
 namespace {
 /// XMP's GPSCoordinate: "DDD,MM.mmmmmmmK" with K one of N, S, E, W.
 std::string xmp_coordinate(double degrees, char positive, char negative) {

@@ -16,10 +16,17 @@ struct QRScan: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Also look in sub-folders.")
     var recursive = false
 
+    @Flag(name: .long, help: "Print a JSON array of the QR photos: file, captureTime, payloads and image (where the code was read: exif-thumbnail, mpf-preview, raw-preview, heif-thumbnail or full-image).")
+    var json = false
+
     func run() async throws {
         let found = try await QRSearch.run(folders: folders.map { URL(fileURLWithPath: $0) }, recursive: recursive)
-        for photo in found.qrPhotos {
-            print("\(photo.file)\t\(photo.captureTime ?? "-")\t\(photo.payloads.joined(separator: " "))")
+        if json {
+            try printJSON(found.qrPhotos)
+        } else {
+            for photo in found.qrPhotos {
+                print("\(photo.file)\t\(photo.captureTime ?? "-")\t\(photo.payloads.joined(separator: " "))\t\(photo.image.rawValue)")
+            }
         }
         Terminal.printError("\(found.qrPhotos.count) QR photo\(found.qrPhotos.count == 1 ? "" : "s") in \(found.searched) photos")
     }

@@ -52,6 +52,25 @@ typedef struct wm_info {
 int wm_read_info(const uint8_t *data, size_t size, wm_info *info, wm_buffer *preview,
                  char *err, size_t err_len);
 
+enum { WM_MAX_PREVIEWS = 8 };
+
+/** One embedded JPEG preview of a photo. */
+typedef struct wm_preview {
+    wm_buffer jpeg;         /* the JPEG's bytes; release with wm_buffer_free */
+    int width;              /* in pixels, 0 when exiv2 does not know */
+    int height;
+} wm_preview;
+
+/**
+ * Reads every embedded JPEG preview exiv2 finds in a photo held in memory (RAW files carry one or
+ * more: a thumbnail, a preview, a full-size JPEG), smallest first (by pixel count, else by bytes),
+ * identical copies once. Fills at most `capacity` entries of `previews` (WM_MAX_PREVIEWS is plenty)
+ * and sets `*count`; the caller frees each entry's `jpeg`. Returns 0 (count may be 0), or -1 with a
+ * message in err and nothing to free.
+ */
+int wm_read_previews(const uint8_t *data, size_t size, wm_preview *previews, int capacity, int *count,
+                     char *err, size_t err_len);
+
 /** The position and time to write into a sidecar. */
 typedef struct wm_gps {
     double latitude;        /* signed degrees */

@@ -9,7 +9,15 @@ struct InspectedPhoto: Sendable {
     var metadata: PhotoMetadata?
     var camera: CameraTime?
     var qrCodes: [QRPayload] = []
+    /// The image the QR codes were read in (an embedded thumbnail or preview, or the full image).
+    var qrImage: QRImageSource?
     var error: String?
+
+    /// Takes what the QR search of the photo found.
+    mutating func found(_ search: QRPhotoSearch) {
+        qrCodes = search.payloads
+        qrImage = search.source
+    }
 }
 
 extension Geotagger {
@@ -58,12 +66,12 @@ extension Geotagger {
         var photo = InspectedPhoto(url: url, displayName: displayName)
         do {
             let data = try Data(contentsOf: url, options: .alwaysMapped)
-            let (metadata, preview) = try PhotoMetadata.read(data, file: displayName, wantPreview: searchQR)
+            let (metadata, _) = try PhotoMetadata.read(data, file: displayName)
             photo.metadata = metadata
             if let fields = metadata.captureTimeFields {
                 photo.camera = CameraTime(exif: fields.dateTime, subSeconds: fields.subSeconds, offset: fields.offset)
             }
-            if searchQR { photo.qrCodes = scan(data: data, metadata: metadata, preview: preview, displayName: displayName, scanner: scanner) }
+            if searchQR { photo.found(scanner.searchPhoto(data, isJPEG: metadata.isJPEG, file: displayName)) }
         } catch let error as MediaError {
             photo.error = error.message
         } catch {
@@ -72,18 +80,11 @@ extension Geotagger {
         return photo
     }
 
-    /// Looks for time-sync QR codes in a photo already inspected (in a RAW file: in its largest JPEG preview).
-    static func searchQR(in photo: InspectedPhoto, scanner: QRScanner) -> [QRPayload] {
-        guard let metadata = photo.metadata, let data = try? Data(contentsOf: photo.url, options: .alwaysMapped) else { return [] }
-        let preview = metadata.isJPEG ? nil : (try? PhotoMetadata.read(data, file: photo.displayName, wantPreview: true))?.preview
-        return scan(data: data, metadata: metadata, preview: preview, displayName: photo.displayName, scanner: scanner)
-    }
-
-    private static func scan(data: Data, metadata: PhotoMetadata, preview: Data?, displayName: String, scanner: QRScanner) -> [QRPayload] {
-        guard let jpeg = metadata.isJPEG ? data : preview else { return [] }
-        // A photo whose pixels cannot be decoded still gets its GPS; it just is no QR photo.
-        guard let result = try? scanner.scan(jpeg: jpeg, file: displayName) else { return [] }
-        return result.texts.compactMap(QRPayload.init)
+    /// Looks for time-sync QR codes in a photo already inspected: in its embedded thumbnail and
+    /// previews first, smallest first, then in its full image (a RAW file's largest preview).
+    static func searchQR(in photo: InspectedPhoto, scanner: QRScanner) -> QRPhotoSearch {
+        guard let metadata = photo.metadata, let data = try? Data(contentsOf: photo.url, options: .alwaysMapped) else { return QRPhotoSearch() }
+        return scanner.searchPhoto(data, isJPEG: metadata.isJPEG, file: photo.displayName)
     }
 
     /// The photos most likely to show the recorder's QR code: the first and last `count` of each

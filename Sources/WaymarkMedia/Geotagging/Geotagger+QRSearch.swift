@@ -90,7 +90,7 @@ extension Geotagger {
         let found = await BlockingPool.map(count: indices.count, width: options.concurrency) { i in
             searchQR(in: snapshot[indices[i]], scanner: scanner)
         }
-        for (index, codes) in zip(indices, found) { photos[index].qrCodes = codes }
+        for (index, search) in zip(indices, found) { photos[index].found(search) }
     }
 }
 

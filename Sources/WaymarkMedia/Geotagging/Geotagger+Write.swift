@@ -4,7 +4,7 @@ import WaymarkCore
 extension Geotagger {
     /// Places one photo on the route and writes its GPS tags (or sidecar), returning what happened.
     static func tag(_ photo: InspectedPhoto, clock: ClockCorrection, correlator: Correlator, options: GeotagOptions) -> PhotoReport {
-        var report = PhotoReport(file: photo.displayName, status: .failed)
+        var report = PhotoReport(file: photo.displayName, status: .failed, qrImage: photo.qrCodes.isEmpty ? nil : photo.qrImage)
         guard let metadata = photo.metadata else {
             report.reason = photo.error ?? "cannot be read"
             return report
