@@ -79,11 +79,12 @@ struct BMFFReader {
     }
 
     static func fourCC(_ code: UInt32) -> String {
-        let characters = [24, 16, 8, 0].map { shift -> Character in
-            let byte = UInt8(truncatingIfNeeded: code >> UInt32(shift))
-            return (0x20...0x7E).contains(byte) ? Character(UnicodeScalar(byte)) : "?"
+        var text = ""
+        for shift: UInt32 in [24, 16, 8, 0] {
+            let byte = UInt8(truncatingIfNeeded: code >> shift)
+            text.append(byte >= 0x20 && byte <= 0x7E ? Character(Unicode.Scalar(byte)) : "?")
         }
-        return String(characters)
+        return text
     }
 
     /// The boxes that fill `range` (a file or a container's payload), in order.
