@@ -69,6 +69,8 @@ public struct APIErrorBody: Codable, Sendable, Equatable, Error, CustomStringCon
 public enum APIHeader {
     public static let key = "X-API-Key"
     public static let timestamp = "X-API-Timestamp"
+    public static let nonce = "X-API-Nonce"
+    public static let signedHeaders = "X-API-Signed-Headers"
     public static let signature = "X-API-Sig"
     public static let idempotencyKey = "Idempotency-Key"
     public static let routeLookup = "X-Route-Lookup"

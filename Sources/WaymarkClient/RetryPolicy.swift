@@ -9,9 +9,9 @@ public struct RetryPolicy: Sendable, Equatable {
     public var baseDelay: Double
     /// No wait is longer than this, in seconds (a longer Retry-After gives up instead).
     public var maxDelay: Double
-    /// No wait is shorter: a retry signed within the same second as the attempt before carries the
-    /// same signature, which the server refuses as a replay (DESIGN §3.3).
-    public var minDelay: Double = 1
+    /// No wait is shorter, in seconds. None is needed for the signature: every attempt is
+    /// signed with a fresh nonce (DESIGN §3.3, version 2), so a quick retry is no replay.
+    public var minDelay: Double = 0
 
     public init(maxAttempts: Int = 6, baseDelay: Double = 0.25, maxDelay: Double = 30) {
         self.maxAttempts = maxAttempts

@@ -32,8 +32,8 @@ public enum WaymarkClientError: Error, CustomStringConvertible, Sendable {
         case let .api(status, body):
             let hint: String
             switch (status, body.error) {
-            case (401, "replayed_request"):
-                hint = " The same request was signed twice within one second (the signature has no per-request nonce); run it again."
+            case (401, "signature_version"):
+                hint = " This server requires request signature version 2; update Waymark."
             case (401, "stale_timestamp"):
                 hint = " Check this computer's clock: it must be within 5 minutes of the server's."
             case (401, _):
@@ -60,14 +60,23 @@ public struct WaymarkClient: Sendable {
     public var requestTimeout: Double
     private let http: HTTPClient
     private let sleep: @Sendable (Double) async throws -> Void
+    private let now: @Sendable () -> Date
+    private let nonce: @Sendable () -> String
 
+    /// - Parameters:
+    ///   - now: the clock that timestamps each signature.
+    ///   - nonce: a fresh request nonce per call (``RequestSigning/randomNonce()``).
     public init(credentials: ServerCredentials, retry: RetryPolicy = RetryPolicy(), requestTimeout: Double = 15, httpClient: HTTPClient = .shared,
-                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) }) {
+                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
+                now: @escaping @Sendable () -> Date = { Date() },
+                nonce: @escaping @Sendable () -> String = { RequestSigning.randomNonce() }) {
         self.credentials = credentials
         self.retry = retry
         self.requestTimeout = requestTimeout
         self.http = httpClient
         self.sleep = sleep
+        self.now = now
+        self.nonce = nonce
     }
 
     /// Stores an encrypted route; a retry with the same `idempotencyKey` never makes a second one.
@@ -117,21 +126,20 @@ public struct WaymarkClient: Sendable {
         let url = base + target
         var attempt = 0
         var lastError = ""
-        // DESIGN §3.3 signs no per-request nonce, so the same request signed twice in one second
-        // (by this process or another) is refused as a replay. The signer may pick any timestamp
-        // inside the server's window, so on a replay refusal it signs again one second later.
-        var timestampShift = 0.0
+        // Every header that carries meaning is signed (DESIGN §3.3, version 2).
+        let headers = body.isEmpty ? extraHeaders : extraHeaders + [("Content-Type", "application/json")]
         while true {
             attempt += 1
             var request = HTTPClientRequest(url: url)
             request.method = method
-            let signedAt = Date().addingTimeInterval(timestampShift)
-            for (name, value) in RequestSigning.headers(key: credentials.key, secret: credentials.secret, method: method.rawValue, target: signedTarget, body: body, now: signedAt) {
+            // Each attempt is a new request: a fresh nonce and the time now (a retry's nonce
+            // must differ, or the server refuses it as a replay; the Idempotency-Key stays).
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            for (name, value) in RequestSigning.headers(key: credentials.key, secret: credentials.secret, method: method.rawValue,
+                                                        target: signedTarget, body: body, headers: headers, now: now(), nonce: nonce()) {
                 request.headers.add(name: name, value: value)
             }
-            for (name, value) in extraHeaders { request.headers.add(name: name, value: value) }
             if !body.isEmpty {
-                request.headers.add(name: "Content-Type", value: "application/json")
                 request.body = .bytes(ByteBuffer(bytes: body))
             }
             var retryAfter: Double?
@@ -139,11 +147,6 @@ public struct WaymarkClient: Sendable {
                 let response = try await http.execute(request, timeout: .milliseconds(Int64(requestTimeout * 1000)))
                 let bytes = Data(try await response.body.collect(upTo: 16 << 20).readableBytesView)
                 let status = Int(response.status.code)
-                if status == 401, timestampShift < 3, (try? JSONDecoder().decode(APIErrorBody.self, from: bytes))?.error == "replayed_request" {
-                    timestampShift += 1
-                    attempt -= 1
-                    continue
-                }
                 guard RetryPolicy.isRetryable(status: status) else { return (status, bytes) }
                 lastError = "HTTP \(status)"
                 retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryPolicy.parseRetryAfter($0) }

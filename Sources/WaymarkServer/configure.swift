@@ -29,23 +29,30 @@ public func configure(_ app: Application, _ configuration: ServerConfiguration) 
     }
     RouteController().register(on: app.grouped(SignatureMiddleware()))
 
-    app.lifecycle.use(SignaturePurger())
+    app.lifecycle.use(NoncePurger())
 }
 
-/// Purges expired replay-store rows at start and every minute while the server runs.
-final class SignaturePurger: LifecycleHandler, Sendable {
+/// Purges expired nonces from the replay store at start and every minute while the server runs.
+final class NoncePurger: LifecycleHandler, Sendable {
     private let task = NIOLockedValueBox<RepeatedTask?>(nil)
+    /// The clock that decides which nonces have expired.
+    let now: @Sendable () -> Date
+
+    init(now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+    }
 
     func didBootAsync(_ application: Application) async throws {
         let database = application.quietDB
         let logger = application.logger
         let eventLoop = application.eventLoopGroup.next()
+        let now = self.now
         let repeated = eventLoop.scheduleRepeatedAsyncTask(initialDelay: .zero, delay: .seconds(60)) { _ in
             eventLoop.makeFutureWithTask {
                 do {
-                    try await ReplayStore(database: database).purgeExpired()
+                    try await NonceStore(database: database).purgeExpired(now: now())
                 } catch {
-                    logger.warning("could not purge expired request signatures", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+                    logger.warning("could not purge expired request nonces", metadata: ["error": "\(String(reflecting: type(of: error)))"])
                 }
             }
         }

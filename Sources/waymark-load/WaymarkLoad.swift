@@ -8,8 +8,8 @@ import WaymarkCore
 
 /// `waymark-load`: a load generator for the route API, for `make bench`. Keeps `--concurrency`
 /// signed requests in flight for `--seconds` and prints one JSON line: requests, errors, req/s,
-/// p50 and p99 latency. Every request is distinct (its own lookup key and Idempotency-Key, or a
-/// counter in the query), so none is refused as a replay.
+/// p50 and p99 latency. Every request is signed (version 2) with its own nonce; uploads have
+/// their own lookup key and Idempotency-Key, so each stores a route.
 @main
 struct WaymarkLoad: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "waymark-load", abstract: "Load-test the route API (uploads or lookups).")
@@ -74,7 +74,7 @@ struct WaymarkLoad: AsyncParsableCommand {
                         if seeded.isEmpty {
                             status = (try? await upload(n))?.0 ?? 0
                         } else {
-                            let target = "/api/v1/routes?lookup=\(seeded[n % seeded.count])&n=\(n)"
+                            let target = "/api/v1/routes?lookup=\(seeded[n % seeded.count])"
                             status = (try? await sendSigned(http, base: base, method: .GET, target: target, body: Data(), key: key, secret: secret, extra: []))?.0 ?? 0
                         }
                         let elapsed = ContinuousClock.now - t0
@@ -112,10 +112,13 @@ private func sendSigned(_ http: HTTPClient, base: String, method: HTTPMethod, ta
                   extra: [(String, String)]) async throws -> (Int, String) {
     var request = HTTPClientRequest(url: base + target)
     request.method = method
-    for (name, value) in RequestSigning.headers(key: key, secret: secret, method: method.rawValue, target: target, body: body) {
+    for (name, value) in extra { request.headers.add(name: name, value: value) }
+    // Signature version 2: the extra headers (Idempotency-Key, Content-Type) are signed, and each
+    // request has its own nonce.
+    for (name, value) in RequestSigning.headers(key: key, secret: secret, method: method.rawValue, target: target, body: body,
+                                                headers: extra, now: Date(), nonce: RequestSigning.randomNonce()) {
         request.headers.add(name: name, value: value)
     }
-    for (name, value) in extra { request.headers.add(name: name, value: value) }
     if !body.isEmpty { request.body = .bytes(ByteBuffer(bytes: body)) }
     let response = try await http.execute(request, timeout: .seconds(30))
     let bytes = try await response.body.collect(upTo: 1 << 20)

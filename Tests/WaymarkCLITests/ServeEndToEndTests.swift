@@ -121,8 +121,8 @@ struct ServeEndToEndTests {
 
         let delete = try WaymarkBinary.run(["routes", "delete", created.routeID, "--yes", "--server", url.absoluteString], environment: env)
         #expect(delete.status == 0, "\(delete.stderr)")
-        // `routes delete` fetched this very route a moment ago: the same GET in the same second would
-        // carry the same signature, which the client avoids by signing again with another timestamp.
+        // `routes delete` fetched this very route a moment ago: the same GET in the same second is
+        // no replay, since every request carries its own nonce (signature version 2).
         let get = try WaymarkBinary.run(["routes", "get", created.routeID, "--server", url.absoluteString], environment: env)
         #expect(get.status == 1)
         #expect(get.stderr.contains("no route"))

@@ -31,15 +31,25 @@ struct WaymarkClientTests {
         #expect(created == RouteCreated(routeID: "r-1", creationTime: 1_700_000_000))
         let seen = try server.requests()
         #expect(seen.count == 3)
+        var nonces: Set<String> = []
         for request in seen {
             let headers = (request["headers"] as? [String: String] ?? [:]).reduce(into: [String: String]()) { $0[$1.key.lowercased()] = $1.value }
             #expect(headers["idempotency-key"] == "idem-42")
             #expect(headers["x-api-key"] == "key-1")
+            let nonce = headers["x-api-nonce"] ?? ""
+            #expect(RequestSigning.isValidNonce(nonce))
+            nonces.insert(nonce)
+            // Version 2: Idempotency-Key and Content-Type are signed, with the values sent.
+            let names = (headers["x-api-signed-headers"] ?? "").split(separator: ";").map(String.init)
+            #expect(Set(names) == ["idempotency-key", "content-type"])
+            let signed = names.map { (name: $0, value: headers[$0] ?? "") }
             let body = Data((request["body"] as? String ?? "").utf8)
             let ok = RequestSigning.verify(presented: headers["x-api-sig"] ?? "", secret: "secret-1", method: "POST", target: request["path"] as? String ?? "",
-                                           timestamp: Int(headers["x-api-timestamp"] ?? "") ?? 0, bodyHash: RequestSigning.bodyHash(body))
+                                           timestamp: Int(headers["x-api-timestamp"] ?? "") ?? 0, nonce: nonce,
+                                           bodyHash: RequestSigning.bodyHash(body), signedHeaders: signed)
             #expect(ok, "attempt signed over what was sent")
         }
+        #expect(nonces.count == 3, "every attempt, a retry included, has a fresh nonce")
         // Two waits, each at least the server's Retry-After.
         #expect(sleeps.all.count == 2)
         #expect(sleeps.all.allSatisfy { $0 >= 1 })
@@ -77,8 +87,8 @@ struct RetryPolicyTests {
         #expect(policy.delay(beforeRetry: 3, retryAfter: nil, unit: 0.5) == 2)
         #expect(policy.delay(beforeRetry: 9, retryAfter: nil, unit: 1) == 8)
         #expect(policy.delay(beforeRetry: 10, retryAfter: nil, unit: 1) == nil)
-        // Never within the same second: the retry's signature would be a replay.
-        #expect(policy.delay(beforeRetry: 1, retryAfter: nil, unit: 0.1) == 1)
+        // Full jitter goes down to nothing: a quick retry carries a fresh nonce, so it is no replay.
+        #expect(policy.delay(beforeRetry: 1, retryAfter: nil, unit: 0.1) == 0.1)
     }
 
     @Test("Retry-After is honoured, and a wait beyond the cap gives up")
@@ -99,36 +109,40 @@ struct RetryPolicyTests {
     }
 }
 
-@Suite("Replay refusals of one's own requests")
-struct ReplayRecoveryTests {
-    @Test("a request refused as a replay is signed again with a later timestamp, and succeeds")
-    func resignsAfterReplayRefusal() async throws {
-        // A real server that refuses the first request it sees as a replay (as Waymark's does when
-        // the same request was signed twice within a second), logging each request's signing headers.
+@Suite("Signature version 2 in the client")
+struct ClientSignatureTests {
+    @Test("the clock and the nonce are injected: the request is signed with them, and a replayed_request refusal is reported, not re-signed")
+    func injectedClockAndNonce() async throws {
+        // A real server that refuses every request as a replay, logging each request's signing headers.
         let script = #"""
 import http.server, json, sys
 log = sys.argv[1]; seen = []
 class H(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
-        seen.append({"ts": self.headers.get("X-API-Timestamp"), "sig": self.headers.get("X-API-Sig")})
+        seen.append({k.lower(): v for k, v in self.headers.items()} | {"path": self.path})
         open(log, "w").write(json.dumps(seen))
-        if len(seen) == 1:
-            out = json.dumps({"error": "replayed_request", "reason": "seen"}).encode(); self.send_response(401)
-        else:
-            out = b'{"error":"not_found","reason":"none"}'; self.send_response(404)
+        out = json.dumps({"error": "replayed_request", "reason": "seen"}).encode(); self.send_response(401)
         self.send_header("Content-Length", str(len(out))); self.end_headers(); self.wfile.write(out)
     def log_message(self, *a): pass
 s = http.server.HTTPServer(("127.0.0.1", 0), H); print(s.server_address[1], flush=True); s.serve_forever()
 """#
         let server = try ScriptedServer(script: script)
         let client = WaymarkClient(credentials: ServerCredentials(serverURL: URL(string: "http://127.0.0.1:\(server.port)")!, key: "k", secret: "s"),
-                                   sleep: { _ in })
-        #expect(try await client.route(id: "same") == nil, "the refusal was recovered from, and the answer (404) came back")
-        let seen = try JSONSerialization.jsonObject(with: Data(contentsOf: server.log)) as? [[String: String]] ?? []
-        #expect(seen.count == 2)
-        if seen.count == 2 {
-            #expect((Int(seen[1]["ts"] ?? "") ?? 0) > (Int(seen[0]["ts"] ?? "") ?? 0), "signed again with a later timestamp")
-            #expect(seen[0]["sig"] != seen[1]["sig"])
+                                   sleep: { _ in }, now: { Date(timeIntervalSince1970: 1_700_000_000.5) }, nonce: { "injected-nonce-0001" })
+        do {
+            _ = try await client.route(id: "same")
+            Issue.record("expected the refusal")
+        } catch let WaymarkClientError.api(status, body) {
+            #expect(status == 401)
+            #expect(body.error == "replayed_request")
         }
+        let seen = try JSONSerialization.jsonObject(with: Data(contentsOf: server.log)) as? [[String: String]] ?? []
+        #expect(seen.count == 1, "no second attempt with a shifted timestamp")
+        let headers = try #require(seen.first)
+        #expect(headers["x-api-timestamp"] == "1700000000")
+        #expect(headers["x-api-nonce"] == "injected-nonce-0001")
+        #expect(headers["x-api-signed-headers"] == "")
+        #expect(headers["x-api-sig"] == RequestSigning.signature(secret: "s", method: "GET", target: "/api/v1/routes/same", timestamp: 1_700_000_000,
+                                                                 nonce: "injected-nonce-0001", bodyHash: RequestSigning.bodyHash(Data()), signedHeaders: []))
     }
 }

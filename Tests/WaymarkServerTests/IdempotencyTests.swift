@@ -15,9 +15,9 @@ struct IdempotencyTests {
             let key: HTTPHeaders = [APIHeader.idempotencyKey: "upload-\(UUID().uuidString)"]
             let first = try await server.signed(.POST, "/api/v1/routes", headers: key, body: body)
             #expect(first.status == .created)
-            // A later retry, signed anew (a client retrying after a lost answer).
-            let second = try await server.signed(.POST, "/api/v1/routes", headers: key, body: body,
-                                                 now: Date().addingTimeInterval(2))
+            // A retry in the same second (a client retrying after a lost answer): a new request with
+            // a fresh nonce and the same Idempotency-Key.
+            let second = try await server.signed(.POST, "/api/v1/routes", headers: key, body: body)
             #expect(second.status == .created)
             #expect(try second.decode(RouteCreated.self) == first.decode(RouteCreated.self))
             #expect(try await server.routeCount() == 1)
@@ -58,16 +58,17 @@ struct IdempotencyTests {
         }
     }
 
-    @Test("20 parallel identical signed requests: one route, twenty 201s with its id", arguments: TestDatabase.all)
+    @Test("20 parallel retries (same key and body, each with its own nonce): one route, twenty 201s with its id", arguments: TestDatabase.all)
     func parallelIdentical(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let body = try Sample.json(Sample.request().request)
-            var headers: HTTPHeaders = [APIHeader.idempotencyKey: "parallel-\(UUID().uuidString)"]
-            headers.add(contentsOf: server.signature(.POST, "/api/v1/routes", body: body))
+            let key: HTTPHeaders = [APIHeader.idempotencyKey: "parallel-\(UUID().uuidString)"]
             let tester = try server.app.testing()
-            let request = TestingHTTPRequest(method: .POST, url: URI(string: "/api/v1/routes"), headers: headers, body: ByteBuffer(bytes: body))
             let answers = try await withThrowingTaskGroup(of: (HTTPStatus, String).self) { group in
                 for _ in 0..<20 {
+                    var headers = key
+                    headers.add(contentsOf: server.signature(.POST, "/api/v1/routes", body: body, headers: key))
+                    let request = TestingHTTPRequest(method: .POST, url: URI(string: "/api/v1/routes"), headers: headers, body: ByteBuffer(bytes: body))
                     group.addTask {
                         let response = try await tester.performTest(request: request)
                         return (response.status, response.text)
@@ -92,7 +93,7 @@ struct IdempotencyTests {
             let body = Array(sample.request.envelope.jsonData().base64EncodedString().utf8)
             let headers: HTTPHeaders = [APIHeader.idempotencyKey: "b64-\(UUID().uuidString)", APIHeader.routeLookup: sample.request.lookup]
             let first = try await server.signed(.POST, "/route", headers: headers, body: body)
-            let second = try await server.signed(.POST, "/route", headers: headers, body: body, now: Date().addingTimeInterval(1))
+            let second = try await server.signed(.POST, "/route", headers: headers, body: body)
             #expect(first.status == .created)
             #expect(try second.decode(RouteCreated.self) == first.decode(RouteCreated.self))
             #expect(try await server.routeCount() == 1)

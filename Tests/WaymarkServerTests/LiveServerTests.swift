@@ -14,7 +14,7 @@ struct LiveServerTests {
             let live = try server.app.testing(method: .running(port: 0))
             func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) async throws -> TestingHTTPResponse {
                 var all = headers
-                all.add(contentsOf: server.signature(method, target, body: body))
+                all.add(contentsOf: server.signature(method, target, body: body, headers: headers))
                 return try await live.performTest(request: TestingHTTPRequest(
                     method: method, url: URI(string: target), headers: all, body: ByteBuffer(bytes: body)
                 ))

@@ -50,14 +50,14 @@ struct LoggingTests {
             let consumer = try await server.makeConsumer(name: "logged")
             let sample = try Sample.request()
             let body = try Sample.json(sample.request)
-            let signature = server.signature(.POST, "/api/v1/routes", body: body, as: consumer)
-            var headers = signature
-            headers.add(name: APIHeader.idempotencyKey, value: "log-test")
+            var headers: HTTPHeaders = [APIHeader.idempotencyKey: "log-test"]
+            let signature = server.signature(.POST, "/api/v1/routes", body: body, headers: headers, as: consumer)
+            headers.add(contentsOf: signature)
             let created = try await server.send(.POST, "/api/v1/routes", headers: headers, body: body)
             #expect(created.status == .created)
             let id = try created.decode(RouteCreated.self).routeID
             #expect(try await server.signed(.GET, "/api/v1/routes/\(id)", as: consumer).status == .ok)
-            #expect(try await server.send(.POST, "/api/v1/routes", headers: signature, body: body).status == .unauthorized)
+            #expect(try await server.send(.POST, "/api/v1/routes", headers: headers, body: body).status == .unauthorized, "a replay")
             var forged = consumer
             forged.secret = "wrong"
             #expect(try await server.signed(.GET, "/api/v1/routes/\(id)", as: forged).status == .unauthorized)

@@ -28,13 +28,13 @@ struct ServiceTests {
             for path in ["/healthz:", "/openapi.yaml:", "/api/v1/routes:", "/api/v1/routes/{route_id}:", "/route:"] {
                 #expect(text.contains("\n  \(path)\n"), "\(path)")
             }
-            for header in ["X-API-Key", "X-API-Timestamp", "X-API-Sig", "Idempotency-Key", "X-Route-Lookup", "X-Delete-Token-Hash", "X-Delete-Token"] {
+            for header in ["X-API-Key", "X-API-Timestamp", "X-API-Nonce", "X-API-Signed-Headers", "X-API-Sig", "Idempotency-Key", "X-Route-Lookup", "X-Delete-Token-Hash", "X-Delete-Token"] {
                 #expect(text.contains("name: \(header)\n"), "\(header)")
             }
             for status in ["200", "201", "204", "400", "401", "403", "404", "409", "413", "500"] {
                 #expect(text.contains("\"\(status)\":"), "\(status)")
             }
-            for code in ["missing_signature", "unknown_key", "bad_signature", "stale_timestamp", "replayed_request",
+            for code in ["missing_signature", "signature_version", "unsigned_header", "unknown_key", "bad_signature", "stale_timestamp", "replayed_request",
                          "idempotency_key_reused", "invalid_envelope", "not_deletable", "wrong_delete_token", "payload_too_large"] {
                 #expect(text.contains(code), "\(code)")
             }

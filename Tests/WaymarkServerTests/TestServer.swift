@@ -62,32 +62,12 @@ struct Credentials: Sendable {
     var id: UUID
 }
 
-/// Signing times for test requests, one second apart.
-///
-/// A signature covers method, target, timestamp and body only, so two identical requests
-/// in the same second carry the same signature and the second is refused as a replay.
-/// Tests send many identical requests quickly; each gets its own second, counting back
-/// from the moment the server started (a test lasts well under the 100 s left in the window).
-final class SigningClock: Sendable {
-    private let start = Date()
-    private let counter = NIOLockedValueBox(0)
-
-    func next() -> Date {
-        let step = counter.withLockedValue { value in
-            defer { value = (value + 1) % 200 }
-            return value
-        }
-        return start.addingTimeInterval(-Double(step))
-    }
-}
-
 /// The real application, configured as `waymark serve` configures it, driven in-process.
 struct TestServer: Sendable {
     let app: Application
     let database: TestDatabase
     let configuration: ServerConfiguration
     let consumer: Credentials
-    let clock = SigningClock()
 
     /// A new consumer in this server's database.
     func makeConsumer(name: String = "test") async throws -> Credentials {
@@ -95,13 +75,14 @@ struct TestServer: Sendable {
         return Credentials(key: model.apiKey, secret: model.secret, id: try model.requireID())
     }
 
-    /// The headers that sign a request.
-    func signature(_ method: HTTPMethod, _ target: String, body: [UInt8] = [], as credentials: Credentials? = nil,
-                   now: Date? = nil) -> HTTPHeaders {
+    /// The signing headers (version 2) of a request that also carries `headers`, all of which
+    /// are signed; send `headers` along with them.
+    func signature(_ method: HTTPMethod, _ target: String, body: [UInt8] = [], headers: HTTPHeaders = [:], as credentials: Credentials? = nil,
+                   now: Date? = nil, nonce: String? = nil) -> HTTPHeaders {
         let credentials = credentials ?? consumer
-        let now = now ?? clock.next()
         return HTTPHeaders(RequestSigning.headers(
-            key: credentials.key, secret: credentials.secret, method: method.rawValue, target: target, body: body, now: now
+            key: credentials.key, secret: credentials.secret, method: method.rawValue, target: target, body: body,
+            headers: headers.map { ($0.name, $0.value) }, now: now ?? Date(), nonce: nonce ?? RequestSigning.randomNonce()
         ))
     }
 
@@ -112,11 +93,11 @@ struct TestServer: Sendable {
         ))
     }
 
-    /// Signs and sends a request.
+    /// Signs (every one of `headers` included, with a fresh nonce unless one is given) and sends a request.
     func signed(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
-                as credentials: Credentials? = nil, now: Date? = nil) async throws -> TestingHTTPResponse {
+                as credentials: Credentials? = nil, now: Date? = nil, nonce: String? = nil) async throws -> TestingHTTPResponse {
         var all = headers
-        all.add(contentsOf: signature(method, target, body: body, as: credentials, now: now))
+        all.add(contentsOf: signature(method, target, body: body, headers: headers, as: credentials, now: now, nonce: nonce))
         return try await send(method, target, headers: all, body: body)
     }
 

@@ -5,9 +5,13 @@ import Foundation
 import Vapor
 
 extension Application {
+    /// Every migration of the server's schema, oldest first.
+    static var waymarkMigrations: [any Migration] { [CreateWaymarkSchema(), ReplaceSignatureStoreWithNonces()] }
+
     /// Points Fluent at SQLite in the data folder, or at PostgreSQL when a database URL is given,
-    /// and registers the migrations (it does not run them).
-    func useDatabase(_ configuration: ServerConfiguration) async throws {
+    /// and registers the migrations (it does not run them; tests pass older lists to make an
+    /// older database).
+    func useDatabase(_ configuration: ServerConfiguration, migrations list: [any Migration] = Application.waymarkMigrations) async throws {
         if let url = configuration.databaseURL {
             var postgres = try SQLPostgresConfiguration(url: url)
             // postgres-kit would try TLS first ("prefer"); without a choice in the URL, don't.
@@ -21,7 +25,9 @@ extension Application {
             try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
             databases.use(.sqlite(.file(configuration.sqliteFile.path)), as: .sqlite)
         }
-        migrations.add(CreateWaymarkSchema())
+        for migration in list {
+            migrations.add(migration)
+        }
     }
 
     /// Runs the migrations; on SQLite, first switches the file to write-ahead logging so that

@@ -1,11 +1,9 @@
 import Foundation
 import Vapor
 
-/// The consumer a signed request came from, and whether its signature was seen before.
+/// The consumer a signed request came from.
 struct SignedCaller: Sendable {
     var consumerID: UUID
-    /// True for a replay admitted because it is a POST with an `Idempotency-Key`.
-    var isReplay: Bool
 }
 
 private struct SignedCallerKey: StorageKey {

@@ -2,65 +2,135 @@ import Fluent
 import Vapor
 import WaymarkAPI
 
-/// Checks the request signature of DESIGN §3.3 and refuses replays.
+/// Checks the request signature, version 2, of DESIGN §3.3 and refuses replays.
 ///
-/// Order: a declared body size within the limit, the three headers present, timestamp within ``RequestSigning/maxClockSkew``, key
-/// known and not revoked, body within the size limit, signature right (constant-time), and
-/// signature not seen before. A replayed POST with an `Idempotency-Key` passes, marked as a
-/// replay: the idempotency record makes it answer what the first one answered.
+/// Order: a declared body size within the limit; the five signing headers present (a request
+/// signed without `X-API-Nonce`, as version 1 did, gets `signature_version`); a readable
+/// timestamp and nonce; `X-API-Signed-Headers` naming only headers the request carries, each
+/// once, and every header of ``RequestSigning/headersThatMustBeSigned`` the request carries;
+/// the timestamp within ``RequestSigning/maxClockSkew``; the key known and not revoked; the
+/// body within the size limit; the signature right (constant-time); and the nonce not seen
+/// before from this consumer. An idempotent retry is a new request with a new nonce: a
+/// replayed nonce is refused whatever the method.
 ///
 /// Nothing secret is logged: neither the secret, the signature nor the body.
 struct SignatureMiddleware: AsyncMiddleware {
     var maxBodySize: Int = ServerConfiguration.maxBodySize
+    /// The server's clock, which timestamps are checked against.
+    var now: @Sendable () -> Date = { Date() }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         if let length = request.headers.first(name: .contentLength).flatMap(Int.init), length > maxBodySize {
             throw APIError.payloadTooLarge
         }
-        guard let apiKey = request.headers.first(name: APIHeader.key), !apiKey.isEmpty,
-              let timestampText = request.headers.first(name: APIHeader.timestamp),
-              let signature = request.headers.first(name: APIHeader.signature), !signature.isEmpty
-        else {
-            throw APIError.unauthorized(
-                "missing_signature",
-                "Sign every request with the \(APIHeader.key), \(APIHeader.timestamp) and \(APIHeader.signature) headers."
-            )
-        }
-        guard let timestamp = Int(timestampText) else {
-            throw APIError.unauthorized("bad_signature", "\(APIHeader.timestamp) must be whole Unix seconds.")
-        }
-        let now = Int(Date().timeIntervalSince1970)
-        guard abs(now - timestamp) <= RequestSigning.maxClockSkew else {
+        let signing = try Self.signingHeaders(request.headers)
+        let nowSeconds = Int(now().timeIntervalSince1970)
+        guard abs(nowSeconds - signing.timestamp) <= RequestSigning.maxClockSkew else {
             throw APIError.unauthorized(
                 "stale_timestamp",
-                "\(APIHeader.timestamp) is \(abs(now - timestamp)) s away from the server's clock; at most \(RequestSigning.maxClockSkew) s is accepted. Check the client's clock."
+                "\(APIHeader.timestamp) is \(abs(nowSeconds - signing.timestamp)) s away from the server's clock; at most \(RequestSigning.maxClockSkew) s is accepted. Check the client's clock."
             )
         }
-        guard let consumer = try await ConsumerModel.query(on: request.quietDB).filter(\.$apiKey == apiKey).first(),
+        guard let consumer = try await ConsumerModel.query(on: request.quietDB).filter(\.$apiKey == signing.apiKey).first(),
               consumer.revokedAt == nil, let consumerID = consumer.id
         else {
             throw APIError.unauthorized("unknown_key", "The API key is unknown or has been revoked.")
         }
         let body = try await collectBody(request)
         let verified = RequestSigning.verify(
-            presented: signature, secret: consumer.secret, method: request.method.rawValue,
-            target: request.url.string, timestamp: timestamp, bodyHash: RequestSigning.bodyHash(body)
+            presented: signing.signature, secret: consumer.secret, method: request.method.rawValue,
+            target: request.url.string, timestamp: signing.timestamp, nonce: signing.nonce,
+            bodyHash: RequestSigning.bodyHash(body), signedHeaders: signing.signedHeaders
         )
         guard verified else {
             throw APIError.unauthorized("bad_signature", "The signature does not match this request and the key's secret.")
         }
-        let firstUse = try await ReplayStore(database: request.quietDB)
-            .recordFirstUse(apiKey: apiKey, signature: signature, timestamp: timestamp)
-        if !firstUse {
-            guard request.method == .POST, request.headers.first(name: APIHeader.idempotencyKey) != nil else {
-                throw APIError.unauthorized("replayed_request", "This signature was used before; sign each request anew.")
-            }
-            request.logger.info("replayed request with an Idempotency-Key; answering from the idempotency record")
+        let firstUse = try await NonceStore(database: request.quietDB)
+            .recordFirstUse(consumerID: consumerID, nonce: signing.nonce, timestamp: signing.timestamp)
+        guard firstUse else {
+            throw APIError.unauthorized(
+                "replayed_request",
+                "This \(APIHeader.nonce) was used before; sign every request, retries included, with a fresh nonce."
+            )
         }
         request.logger[metadataKey: "consumer"] = "\(consumerID)"
-        request.signedCaller = SignedCaller(consumerID: consumerID, isReplay: !firstUse)
+        request.signedCaller = SignedCaller(consumerID: consumerID)
         return try await next.respond(to: request)
     }
+
+    /// The signing headers of a request, read and checked without the secret.
+    struct SigningHeaders {
+        var apiKey: String
+        var timestamp: Int
+        var nonce: String
+        var signature: String
+        /// (lowercase name, value as received) in signing order.
+        var signedHeaders: [(name: String, value: String)]
+    }
+
+    static func signingHeaders(_ headers: HTTPHeaders) throws -> SigningHeaders {
+        let signature = headers.first(name: APIHeader.signature)
+        guard let nonce = headers.first(name: APIHeader.nonce) else {
+            if signature != nil {
+                throw APIError.unauthorized(
+                    "signature_version",
+                    "This request has no \(APIHeader.nonce): request signature version 2 is required (DESIGN §3.3). Sign with \(APIHeader.key), \(APIHeader.timestamp), \(APIHeader.nonce), \(APIHeader.signedHeaders) and \(APIHeader.signature)."
+                )
+            }
+            throw Self.missing
+        }
+        guard let apiKey = headers.first(name: APIHeader.key), !apiKey.isEmpty,
+              let timestampText = headers.first(name: APIHeader.timestamp),
+              let signedList = headers.first(name: APIHeader.signedHeaders),
+              let signature, !signature.isEmpty
+        else {
+            throw Self.missing
+        }
+        guard let timestamp = Int(timestampText) else {
+            throw APIError.unauthorized("bad_signature", "\(APIHeader.timestamp) must be whole Unix seconds.")
+        }
+        guard RequestSigning.isValidNonce(nonce) else {
+            throw APIError.unauthorized(
+                "bad_signature",
+                "\(APIHeader.nonce) must be \(RequestSigning.nonceLengths.lowerBound) to \(RequestSigning.nonceLengths.upperBound) characters of A-Z, a-z, 0-9, _ and -, fresh for every request."
+            )
+        }
+        let list = RequestSigning.trimmed(signedList)
+        let names = list.isEmpty ? [] : list.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        var signed: [(name: String, value: String)] = []
+        for name in names {
+            guard !name.isEmpty, name == name.lowercased(), !signed.contains(where: { $0.name == name }) else {
+                throw APIError.unauthorized(
+                    "bad_signature",
+                    "\(APIHeader.signedHeaders) must list distinct lowercase header names separated by \";\"."
+                )
+            }
+            let values = headers[name]
+            guard values.count == 1, let value = values.first else {
+                throw APIError.unauthorized(
+                    "bad_signature",
+                    values.isEmpty
+                        ? "\(APIHeader.signedHeaders) names \(name), which this request does not carry."
+                        : "\(name) appears more than once; a signed header must appear once."
+                )
+            }
+            signed.append((name, value))
+        }
+        for name in RequestSigning.headersThatMustBeSigned where headers.contains(name: name) {
+            guard signed.contains(where: { $0.name == name }) else {
+                throw APIError.unauthorized(
+                    "unsigned_header",
+                    "This request carries \(name) without signing it; list it in \(APIHeader.signedHeaders) (\(RequestSigning.headersThatMustBeSigned.joined(separator: ", ")) must be signed whenever present)."
+                )
+            }
+        }
+        return SigningHeaders(apiKey: apiKey, timestamp: timestamp, nonce: nonce, signature: signature, signedHeaders: signed)
+    }
+
+    private static let missing = APIError.unauthorized(
+        "missing_signature",
+        "Sign every request (signature version 2) with the \(APIHeader.key), \(APIHeader.timestamp), \(APIHeader.nonce), \(APIHeader.signedHeaders) and \(APIHeader.signature) headers."
+    )
 
     /// Collects the body (which the route then reuses), refusing more than `maxBodySize`.
     private func collectBody(_ request: Request) async throws -> [UInt8] {

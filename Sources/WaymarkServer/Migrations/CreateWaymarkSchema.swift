@@ -1,9 +1,13 @@
 import Fluent
 import SQLKit
 
-/// The first schema: consumers, routes, idempotency records and seen signatures.
+/// The first schema: consumers, routes, idempotency records and seen signatures (the replay
+/// store of signature version 1, replaced by ``ReplaceSignatureStoreWithNonces``).
 struct CreateWaymarkSchema: AsyncMigration {
     var name: String { "WaymarkSchemaV1" }
+
+    /// The version-1 replay store's table (its model is gone; this migration still creates it).
+    static let seenSignaturesSchema = "seen_signatures"
 
     func prepare(on database: any Database) async throws {
         try await database.schema(ConsumerModel.schema)
@@ -32,7 +36,7 @@ struct CreateWaymarkSchema: AsyncMigration {
             .field("creation_time", .int64, .required)
             .unique(on: "consumer_id", "key")
             .create()
-        try await database.schema(SeenSignature.schema)
+        try await database.schema(Self.seenSignaturesSchema)
             .id()
             .field("digest", .string, .required)
             .field("expires_at", .int64, .required)
@@ -40,12 +44,12 @@ struct CreateWaymarkSchema: AsyncMigration {
             .create()
         if let sql = database as? any SQLDatabase {
             try await sql.create(index: "routes_lookup_idx").on(RouteModel.schema).column("lookup").run()
-            try await sql.create(index: "seen_signatures_expires_idx").on(SeenSignature.schema).column("expires_at").run()
+            try await sql.create(index: "seen_signatures_expires_idx").on(Self.seenSignaturesSchema).column("expires_at").run()
         }
     }
 
     func revert(on database: any Database) async throws {
-        try await database.schema(SeenSignature.schema).delete()
+        try await database.schema(Self.seenSignaturesSchema).delete()
         try await database.schema(IdempotencyRecord.schema).delete()
         try await database.schema(RouteModel.schema).delete()
         try await database.schema(ConsumerModel.schema).delete()

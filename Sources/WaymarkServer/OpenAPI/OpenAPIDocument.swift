@@ -7,20 +7,28 @@ enum OpenAPIDocument {
 openapi: 3.1.0
 info:
   title: Waymark route API
-  version: 1.0.0
+  version: 2.0.0
   summary: Stores encrypted GPS routes that the server cannot read.
   description: |
     Clients upload routes encrypted with the photographer's passphrase (the envelope),
     find them again by a lookup key derived from the QR nonce, and delete them with a
     delete token only the passphrase holder can derive.
 
-    Every request to /api/v1 and /route is signed:
+    Every request to /api/v1 and /route is signed (request signature version 2):
+    X-API-Key (the consumer key), X-API-Timestamp (Unix seconds), X-API-Nonce (16 to 64
+    characters of A-Za-z0-9_-, fresh for every request, retries included),
+    X-API-Signed-Headers (the lowercase names of the signed headers, ";"-separated, in
+    signing order; may be empty) and
     X-API-Sig = lowercase hex HMAC-SHA256(key = UTF-8 of the consumer secret,
-    message = METHOD "\n" PATH?QUERY "\n" TIMESTAMP "\n" hex(SHA-256(body))),
-    where PATH?QUERY is the request target exactly as sent (no "?" without a query) and an
-    empty body hashes as the empty string. A timestamp more than 300 s away from the
-    server's clock, or a signature already used, is refused. The one exception: a replayed
-    POST carrying an Idempotency-Key answers what the first request answered.
+    message = "waymark-sig-v2\n" METHOD "\n" PATH?QUERY "\n" TIMESTAMP "\n" NONCE "\n"
+    hex(SHA-256(body)) "\n", followed by name ":" value "\n" for each signed header, its value
+    with spaces and tabs trimmed), where PATH?QUERY is the request target exactly as sent
+    (no "?" without a query) and an empty body hashes as the empty string.
+    Content-Type, Idempotency-Key, X-Delete-Token, X-Delete-Token-Hash and X-Route-Lookup
+    must be signed whenever present (else unsigned_header). A timestamp more than 300 s away
+    from the server's clock, or a nonce this key already used inside that window, is
+    refused; a retry is a new request with a fresh nonce and the same Idempotency-Key.
+    A request without X-API-Nonce gets signature_version: version 2 is required.
 
     Every error is JSON {"error": "<code>", "reason": "<human text>"}.
 servers:
@@ -28,6 +36,8 @@ servers:
 security:
   - apiKey: []
     apiTimestamp: []
+    apiNonce: []
+    apiSignedHeaders: []
     apiSignature: []
 paths:
   /healthz:
@@ -200,6 +210,16 @@ components:
       in: header
       name: X-API-Timestamp
       description: Unix seconds; at most 300 s away from the server's clock.
+    apiNonce:
+      type: apiKey
+      in: header
+      name: X-API-Nonce
+      description: 16 to 64 characters of A-Za-z0-9_-, fresh for every request (128 random bits suggested).
+    apiSignedHeaders:
+      type: apiKey
+      in: header
+      name: X-API-Signed-Headers
+      description: The lowercase names of the signed headers, ";"-separated, in signing order; may be empty.
     apiSignature:
       type: apiKey
       in: header
@@ -355,8 +375,10 @@ components:
             $ref: "#/components/schemas/Error"
     Unauthorized:
       description: |
-        The signature was refused. Codes: missing_signature, unknown_key (unknown or revoked),
-        bad_signature, stale_timestamp, replayed_request.
+        The signature was refused. Codes: missing_signature, signature_version (no
+        X-API-Nonce: version 2 is required), unknown_key (unknown or revoked), bad_signature,
+        unsigned_header (a header that must be signed is not), stale_timestamp,
+        replayed_request (the nonce was used before).
       content:
         application/json:
           schema:
