@@ -38,8 +38,12 @@ extension QRScanner {
     /// An image that cannot be decoded is skipped: a photo whose pixels are damaged still gets its GPS.
     public func searchPhoto(_ data: Data, isJPEG: Bool, file: String) -> QRPhotoSearch {
         var search = QRPhotoSearch()
-        for candidate in Self.candidates(in: data, isJPEG: isJPEG, file: file, maxLongSide: maxLongSide) {
-            guard let result = try? scan(candidate) else { continue }
+        let candidates = Self.candidates(in: data, isJPEG: isJPEG, file: file, maxLongSide: maxLongSide)
+        for (index, candidate) in candidates.enumerated() {
+            // The last image (the full image, or a RAW file's largest preview) is searched as
+            // thoroughly as ever; the ones before it quickly, as a first try.
+            let scanner = index == candidates.count - 1 ? self : quickScanner
+            guard let result = try? scanner.scan(candidate) else { continue }
             search.searched.append(candidate.source)
             search.decodes += result.decodes
             search.decodedLongSide = max(result.decodedSize.width, result.decodedSize.height)
@@ -52,6 +56,16 @@ extension QRScanner {
         }
         return search
     }
+
+    /// The scanner for the embedded images tried before the last: a camera's preview of a photo
+    /// of the code shows it large enough at about 512–1,024 pixels, and the image searched last
+    /// still finds a smaller code.
+    var quickScanner: QRScanner {
+        QRScanner(firstLongSide: min(firstLongSide, Self.quickFirstLongSide), maxLongSide: min(maxLongSide, Self.quickMaxLongSide))
+    }
+
+    static let quickFirstLongSide = 512
+    static let quickMaxLongSide = 1024
 
     private func scan(_ candidate: QRCandidateImage) throws -> Result {
         switch candidate.pixels {
