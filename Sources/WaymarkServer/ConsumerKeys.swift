@@ -23,7 +23,7 @@ public struct ConsumerKeys: Sendable {
 
     /// Creates a consumer; the secret is shown only here, so print it once.
     public func create(name: String) async throws -> (name: String, key: String, secret: String) {
-        let consumer = try await ConsumerDirectory(database: app.quietDB).create(name: name)
+        let consumer = try await ConsumerDirectory(database: app.quietDB, writeGate: app.writeGate).create(name: name)
         return (consumer.name, consumer.apiKey, consumer.secret)
     }
 
@@ -35,7 +35,7 @@ public struct ConsumerKeys: Sendable {
 
     /// Revokes a key at once; returns `false` when no consumer has it.
     public func revoke(key: String) async throws -> Bool {
-        try await ConsumerDirectory(database: app.quietDB).revoke(apiKey: key)
+        try await ConsumerDirectory(database: app.quietDB, writeGate: app.writeGate).revoke(apiKey: key)
     }
 
     /// Closes the database.
@@ -47,6 +47,8 @@ public struct ConsumerKeys: Sendable {
 /// Consumer keys on a Fluent database; shared by ``ConsumerKeys`` and the tests.
 struct ConsumerDirectory: Sendable {
     let database: any Database
+    /// The SQLite database's ``WriteGate``, if any.
+    var writeGate: WriteGate? = nil
 
     /// A new consumer with a random key (`wmk_` + 16 characters) and a random 256-bit secret.
     func create(name: String, now: Date = Date()) async throws -> ConsumerModel {
@@ -54,7 +56,7 @@ struct ConsumerDirectory: Sendable {
             name: name, apiKey: "wmk_" + RandomToken.make(bytes: 12),
             secret: RandomToken.make(bytes: 32), createdAt: now
         )
-        try await database.withWriteConnection { connection in
+        try await database.withWriteConnection(gate: writeGate) { connection in
             try await consumer.create(on: connection)
         }
         return consumer
@@ -66,7 +68,7 @@ struct ConsumerDirectory: Sendable {
         }
         if consumer.revokedAt == nil {
             consumer.revokedAt = now
-            try await database.withWriteConnection { connection in
+            try await database.withWriteConnection(gate: writeGate) { connection in
                 try await consumer.save(on: connection)
             }
         }

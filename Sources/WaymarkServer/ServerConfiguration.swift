@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The TCP port to listen on.
     public var port: Int = 8080
+    /// Also serve `POST /bench/floor`, one unsigned INSERT per request, the floor that
+    /// `make bench` compares the route API with (`waymark serve --bench-floor`, hidden). Never in production.
+    public var benchFloor = false
 
     /// A configuration with the default host and port.
     public init(dataDirectory: URL, databaseURL: String? = nil) {

@@ -27,7 +27,10 @@ public func configure(_ app: Application, _ configuration: ServerConfiguration) 
     app.get("openapi.yaml") { _ in
         Response(status: .ok, headers: ["Content-Type": "application/yaml; charset=utf-8"], body: .init(string: OpenAPIDocument.yaml))
     }
-    RouteController().register(on: app.grouped(SignatureMiddleware()))
+    RouteController().register(on: app.routes)
+    if configuration.benchFloor {
+        try await BenchFloor.register(on: app)
+    }
 
     app.lifecycle.use(NoncePurger())
 }
@@ -44,13 +47,14 @@ final class NoncePurger: LifecycleHandler, Sendable {
 
     func didBootAsync(_ application: Application) async throws {
         let database = application.quietDB
+        let writeGate = application.writeGate
         let logger = application.logger
         let eventLoop = application.eventLoopGroup.next()
         let now = self.now
         let repeated = eventLoop.scheduleRepeatedAsyncTask(initialDelay: .zero, delay: .seconds(60)) { _ in
             eventLoop.makeFutureWithTask {
                 do {
-                    try await NonceStore(database: database).purgeExpired(now: now())
+                    try await NonceStore(database: database, writeGate: writeGate).purgeExpired(now: now())
                 } catch {
                     logger.warning("could not purge expired request nonces", metadata: ["error": "\(String(reflecting: type(of: error)))"])
                 }

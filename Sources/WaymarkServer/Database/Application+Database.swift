@@ -24,6 +24,7 @@ extension Application {
         } else {
             try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
             databases.use(.sqlite(.file(configuration.sqliteFile.path)), as: .sqlite)
+            writeGate = WriteGate()
         }
         for migration in list {
             migrations.add(migration)
@@ -59,12 +60,34 @@ extension Application {
 extension Database {
     /// Runs `work` on one pooled connection that, on SQLite, waits up to 10 s for another
     /// writer (another connection or process) instead of failing at once with SQLITE_BUSY.
-    func withWriteConnection<T: Sendable>(_ work: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
-        try await withConnection { connection in
-            if let sql = connection as? any SQLDatabase, sql.dialect.name == "sqlite" {
-                try await sql.raw("PRAGMA busy_timeout = 10000").run()
+    ///
+    /// With the SQLite database's `gate` (``Application/writeGate``), writers of this process
+    /// take turns before they take a connection, so that they never busy-wait for each other.
+    func withWriteConnection<T: Sendable>(gate: WriteGate? = nil, _ work: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+        let write: @Sendable () async throws -> T = {
+            try await withConnection { connection in
+                if let sql = connection as? any SQLDatabase, sql.dialect.name == "sqlite" {
+                    try await sql.raw("PRAGMA busy_timeout = 10000").run()
+                }
+                return try await work(connection)
             }
-            return try await work(connection)
+        }
+        guard let gate else { return try await write() }
+        return try await gate.serialized(write)
+    }
+
+    /// Runs `work` in one transaction (BEGIN … COMMIT, or ROLLBACK when it throws) on one
+    /// connection, as a writer of ``withWriteConnection(gate:_:)``.
+    ///
+    /// Not `withWriteConnection { $0.transaction { … } }`: fluent-postgres-driver hands out
+    /// connections marked as already in a transaction, so `transaction` on one runs the
+    /// statements without BEGIN, each committed on its own.
+    func withWriteTransaction<T: Sendable>(gate: WriteGate? = nil, _ work: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+        guard let sql = self as? any SQLDatabase, sql.dialect.name == "sqlite" else {
+            return try await transaction(work)
+        }
+        return try await withWriteConnection(gate: gate) { connection in
+            try await connection.transaction(work)
         }
     }
 }

@@ -13,8 +13,24 @@ import WaymarkAPI
 /// before from this consumer. An idempotent retry is a new request with a new nonce: a
 /// replayed nonce is refused whatever the method.
 ///
+/// When the nonce is recorded is ``NonceRecording``: before the handler runs (lookups and
+/// deletes), or by a handler that writes, in its own transaction (uploads); either way it is
+/// committed before the answer leaves, and a request that passed the signature check burns
+/// its nonce whatever the answer — a nonce that was seen is never accepted twice.
+///
 /// Nothing secret is logged: neither the secret, the signature nor the body.
 struct SignatureMiddleware: AsyncMiddleware {
+    /// When the nonce of a request that passed the signature check is recorded.
+    enum NonceRecording: Sendable {
+        /// In a commit of its own before the handler runs: a replay never reaches the handler.
+        case beforeHandler
+        /// By the handler, in the transaction that stores what the request writes (see
+        /// ``NonceClaim``); if the handler did not, in a commit of its own after it, and a
+        /// replay then gets `replayed_request` instead of the handler's answer.
+        case withHandlersWrite
+    }
+
+    var nonceRecording: NonceRecording = .beforeHandler
     var maxBodySize: Int = ServerConfiguration.maxBodySize
     /// The server's clock, which timestamps are checked against.
     var now: @Sendable () -> Date = { Date() }
@@ -45,18 +61,35 @@ struct SignatureMiddleware: AsyncMiddleware {
         guard verified else {
             throw APIError.unauthorized("bad_signature", "The signature does not match this request and the key's secret.")
         }
-        let firstUse = try await NonceStore(database: request.quietDB)
-            .recordFirstUse(consumerID: consumerID, nonce: signing.nonce, timestamp: signing.timestamp)
-        guard firstUse else {
-            throw APIError.unauthorized(
-                "replayed_request",
-                "This \(APIHeader.nonce) was used before; sign every request, retries included, with a fresh nonce."
-            )
-        }
+        let pending = PendingNonce(consumerID: consumerID, nonce: signing.nonce, timestamp: signing.timestamp)
+        let nonces = NonceStore(database: request.quietDB, writeGate: request.application.writeGate)
         request.logger[metadataKey: "consumer"] = "\(consumerID)"
-        request.signedCaller = SignedCaller(consumerID: consumerID)
-        return try await next.respond(to: request)
+        switch nonceRecording {
+        case .beforeHandler:
+            guard try await nonces.recordFirstUse(pending) else { throw Self.replayed }
+            request.signedCaller = SignedCaller(consumerID: consumerID)
+            return try await next.respond(to: request)
+        case .withHandlersWrite:
+            let claim = NonceClaim(pending)
+            request.signedCaller = SignedCaller(consumerID: consumerID, nonce: claim)
+            let answer: Result<Response, any Error>
+            do {
+                answer = .success(try await next.respond(to: request))
+            } catch {
+                answer = .failure(error)
+            }
+            if let unrecorded = claim.unrecorded {
+                guard try await nonces.recordFirstUse(unrecorded) else { throw Self.replayed }
+                claim.markRecorded()
+            }
+            return try answer.get()
+        }
     }
+
+    private static let replayed = APIError.unauthorized(
+        "replayed_request",
+        "This \(APIHeader.nonce) was used before; sign every request, retries included, with a fresh nonce."
+    )
 
     /// The signing headers of a request, read and checked without the secret.
     struct SigningHeaders {

@@ -8,14 +8,21 @@ struct RouteController: Sendable {
     /// The longest `Idempotency-Key` accepted.
     static let maxIdempotencyKeyLength = 255
 
-    func register(on routes: any RoutesBuilder) {
+    /// Registers the routes, each behind the signature check. Uploads record their request's
+    /// nonce in the transaction that stores the route (one commit per upload); lookups and
+    /// deletes record it before they run.
+    func register(on routes: any RoutesBuilder, signature: SignatureMiddleware = SignatureMiddleware()) {
         let body = HTTPBodyStreamStrategy.collect(maxSize: ByteCount(value: ServerConfiguration.maxBodySize))
-        let api = routes.grouped("api", "v1", "routes")
-        api.on(.POST, body: body, use: createJSON)
+        var uploadSignature = signature
+        uploadSignature.nonceRecording = .withHandlersWrite
+        let reads = routes.grouped(signature)
+        let uploads = routes.grouped(uploadSignature)
+        let api = reads.grouped("api", "v1", "routes")
+        uploads.grouped("api", "v1", "routes").on(.POST, body: body, use: createJSON)
         api.get(use: findByLookup)
         api.get(":route_id", use: find)
         api.delete(":route_id", use: delete)
-        routes.on(.POST, "route", body: body, use: createBase64)
+        uploads.on(.POST, "route", body: body, use: createBase64)
     }
 
     @Sendable func createJSON(_ request: Request) async throws -> Response {
@@ -74,7 +81,7 @@ struct RouteController: Sendable {
     static let notFound = APIError(.notFound, "not_found", "No route has this id or lookup key.")
 
     private func store(_ request: Request) -> any RouteStore {
-        FluentRouteStore(database: request.quietDB)
+        FluentRouteStore(database: request.quietDB, writeGate: request.application.writeGate)
     }
 
     private func idempotencyKey(_ request: Request) throws -> String? {
@@ -91,7 +98,7 @@ struct RouteController: Sendable {
     }
 
     private func create(_ route: NewRoute, caller: SignedCaller, key: String?, request: Request) async throws -> Response {
-        let outcome = try await store(request).create(route, consumerID: caller.consumerID, idempotencyKey: key)
+        let outcome = try await store(request).create(route, consumerID: caller.consumerID, idempotencyKey: key, nonce: caller.nonce)
         switch outcome {
         case let .created(created), let .repeated(created):
             if case .created = outcome {

@@ -40,7 +40,12 @@ enum CreateOutcome: Sendable, Equatable {
 /// Where routes live. The server uses ``FluentRouteStore`` on SQLite or PostgreSQL.
 protocol RouteStore: Sendable {
     /// Stores a route, or answers from the record of an earlier request with the same key.
-    func create(_ route: NewRoute, consumerID: UUID, idempotencyKey: String?) async throws -> CreateOutcome
+    ///
+    /// When `nonce` is given and not yet recorded, it is recorded in the same transaction as
+    /// the route and its idempotency record (one commit for the request), and marked recorded
+    /// once that transaction has committed. A retry answered from the record does not record it:
+    /// ``SignatureMiddleware`` then does.
+    func create(_ route: NewRoute, consumerID: UUID, idempotencyKey: String?, nonce: NonceClaim?) async throws -> CreateOutcome
     func route(id: String) async throws -> StoredRoute?
     /// The newest route stored under a lookup key.
     func route(lookup: String) async throws -> StoredRoute?
@@ -50,9 +55,11 @@ protocol RouteStore: Sendable {
 /// ``RouteStore`` on a Fluent database.
 struct FluentRouteStore: RouteStore {
     let database: any Database
+    /// The SQLite database's ``WriteGate``, if any.
+    var writeGate: WriteGate? = nil
     var now: @Sendable () -> Date = { Date() }
 
-    func create(_ route: NewRoute, consumerID: UUID, idempotencyKey: String?) async throws -> CreateOutcome {
+    func create(_ route: NewRoute, consumerID: UUID, idempotencyKey: String?, nonce: NonceClaim? = nil) async throws -> CreateOutcome {
         let contentHash = route.contentHash
         if let key = idempotencyKey, let earlier = try await record(consumerID: consumerID, key: key) {
             return outcome(of: earlier, contentHash: contentHash)
@@ -63,22 +70,28 @@ struct FluentRouteStore: RouteStore {
             lookup: route.lookup, deleteTokenHash: route.deleteTokenHash,
             creationTime: Int64(created.creationTime), consumerID: consumerID
         )
+        let pendingNonce = nonce?.unrecorded
         do {
-            try await database.withWriteConnection { connection in
-                try await connection.transaction { transaction in
-                    if let key = idempotencyKey {
-                        // First, so that a concurrent twin fails here on the unique (consumer, key) index.
-                        try await IdempotencyRecord(
-                            consumerID: consumerID, key: key, requestHash: contentHash,
-                            routeID: created.routeID, creationTime: Int64(created.creationTime)
-                        ).create(on: transaction)
-                    }
-                    try await model.create(on: transaction)
+            try await database.withWriteTransaction(gate: writeGate) { transaction in
+                // The request's nonce first: a replay fails here, before anything else is written.
+                if let pendingNonce {
+                    try await pendingNonce.model.create(on: transaction)
                 }
+                if let key = idempotencyKey {
+                    // First, so that a concurrent twin fails here on the unique (consumer, key) index.
+                    try await IdempotencyRecord(
+                        consumerID: consumerID, key: key, requestHash: contentHash,
+                        routeID: created.routeID, creationTime: Int64(created.creationTime)
+                    ).create(on: transaction)
+                }
+                try await model.create(on: transaction)
             }
+            if pendingNonce != nil { nonce?.markRecorded() }
             return .created(created)
         } catch {
             // Lost a race with a request under the same key: answer what the winner stored.
+            // Everything was rolled back, the nonce too, so SignatureMiddleware records it
+            // afterwards (and refuses the request if the nonce was a replay).
             if let key = idempotencyKey, let earlier = try await record(consumerID: consumerID, key: key) {
                 return outcome(of: earlier, contentHash: contentHash)
             }
@@ -99,7 +112,7 @@ struct FluentRouteStore: RouteStore {
     }
 
     func delete(id: String) async throws {
-        try await database.withWriteConnection { connection in
+        try await database.withWriteConnection(gate: writeGate) { connection in
             try await RouteModel.query(on: connection).filter(\.$id == id).delete()
         }
     }
