@@ -9,13 +9,15 @@ import WaymarkCore
 /// `waymark-load`: a load generator for the route API, for `make bench`. Keeps `--concurrency`
 /// signed requests in flight for `--seconds` and prints one JSON line: requests, errors, req/s,
 /// p50 and p99 latency. Every request is signed (version 2) with its own nonce; uploads have
-/// their own lookup key and Idempotency-Key, so each stores a route.
+/// their own lookup key and Idempotency-Key, so each stores a route. `--mode floor` posts the
+/// same body, unsigned, to `POST /bench/floor` of `waymark serve --bench-floor`, which stores
+/// it with one plain INSERT: the floor of the stack that the route API is compared with.
 @main
 struct WaymarkLoad: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "waymark-load", abstract: "Load-test the route API (uploads or lookups).")
 
     @Option(help: "The server, e.g. http://127.0.0.1:8080.") var server: String
-    @Option(help: "upload or lookup.") var mode: String
+    @Option(help: "upload, lookup or floor.") var mode: String
     @Option(help: "How long to run, in seconds.") var seconds: Double = 10
     @Option(help: "Requests in flight at once.") var concurrency: Int = 32
 
@@ -49,6 +51,18 @@ struct WaymarkLoad: AsyncParsableCommand {
                                   extra: [("Idempotency-Key", "load-\(n)-\(lookup.prefix(8))"), ("Content-Type", "application/json")])
         }
 
+        /// The upload's body, unsigned, to the plain-INSERT endpoint.
+        func floorInsert(_ n: Int) async throws -> (Int, String) {
+            let lookup = Self.hex(n, salt: 1), hash = Self.hex(n, salt: 2)
+            var request = HTTPClientRequest(url: base + "/bench/floor")
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: #"{"envelope":\#(envelope),"lookup":"\#(lookup)","deleteTokenHash":"\#(hash)"}"#))
+            let response = try await http.execute(request, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 1 << 20)
+            return (Int(response.status.code), String(buffer: bytes))
+        }
+
         var lookups: [String] = []
         if mode == "lookup" {
             for n in 0..<256 {
@@ -56,9 +70,10 @@ struct WaymarkLoad: AsyncParsableCommand {
                 guard status == 201 else { throw ValidationError("seeding routes failed with \(status)") }
                 lookups.append(Self.hex(1_000_000 + n, salt: 1))
             }
-        } else if mode != "upload" {
-            throw ValidationError("--mode is upload or lookup")
+        } else if mode != "upload" && mode != "floor" {
+            throw ValidationError("--mode is upload, lookup or floor")
         }
+        let floor = mode == "floor"
         let seeded = lookups
         let started = ContinuousClock.now
         let deadline = started + .milliseconds(Int64(seconds * 1000))
@@ -71,7 +86,9 @@ struct WaymarkLoad: AsyncParsableCommand {
                         let n = counter.next()
                         let t0 = ContinuousClock.now
                         let status: Int
-                        if seeded.isEmpty {
+                        if floor {
+                            status = (try? await floorInsert(n))?.0 ?? 0
+                        } else if seeded.isEmpty {
                             status = (try? await upload(n))?.0 ?? 0
                         } else {
                             let target = "/api/v1/routes?lookup=\(seeded[n % seeded.count])"
