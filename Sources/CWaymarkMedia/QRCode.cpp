@@ -70,6 +70,11 @@ extern "C" int wm_find_qr_gray(const uint8_t *pixels, int width, int height, wm_
 
 extern "C" int wm_find_qr(const uint8_t *jpeg, size_t size, int first_long_side, int max_long_side,
                           wm_qr_result *result, char *err, size_t err_len) {
+    return wm_find_qr_accepting(jpeg, size, first_long_side, max_long_side, nullptr, nullptr, result, err, err_len);
+}
+
+extern "C" int wm_find_qr_accepting(const uint8_t *jpeg, size_t size, int first_long_side, int max_long_side,
+                                    wm_qr_accept accept, void *context, wm_qr_result *result, char *err, size_t err_len) {
     std::memset(result, 0, sizeof *result);
     return guarded(err, err_len, "decoding the JPEG", [&] {
         Decompressor d;
@@ -110,9 +115,23 @@ extern "C" int wm_find_qr(const uint8_t *jpeg, size_t size, int first_long_side,
             levels.push_back(std::move(half));
             sizes.emplace_back(hw, hh);
         }
+        // Stop at the first level where a code is read that the caller accepts; codes it does not
+        // accept (another app's) do not hide a smaller one that only a larger level shows.
+        wm_qr_result level{};
+        bool kept = false;
         for (size_t i = levels.size(); i-- > 0;) {
-            if (read_codes(levels[i].data(), sizes[i].first, sizes[i].second, result) > 0) break;
+            if (read_codes(levels[i].data(), sizes[i].first, sizes[i].second, &level) == 0) continue;
+            const bool accepted = accept == nullptr ||
+                std::any_of(level.texts, level.texts + level.count, [&](const char *text) { return accept(text, context) != 0; });
+            if (accepted || !kept) {
+                level.decodes = 1;
+                *result = level;
+                kept = true;
+            }
+            if (accepted) break;
         }
+        if (!kept) { result->decoded_width = sizes.front().first; result->decoded_height = sizes.front().second; }
+        result->decodes = 1;
         return 0;
     });
 }

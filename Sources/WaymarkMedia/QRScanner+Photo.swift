@@ -70,7 +70,7 @@ extension QRScanner {
     private func scan(_ candidate: QRCandidateImage) throws -> Result {
         switch candidate.pixels {
         case .jpeg(let jpeg):
-            return try scan(jpeg: jpeg, file: candidate.source.rawValue)
+            return try scan(jpeg: jpeg, file: candidate.source.rawValue, waymarkOnly: true)
         case .gray(let decode):
             let image = try decode()
             var result = try scan(gray: image.pixels, width: image.width, height: image.height)

@@ -1,5 +1,6 @@
 internal import CWaymarkMedia
 import Foundation
+import WaymarkCore
 
 /// Reads QR codes in photos with zxing-cpp, decoding JPEGs at reduced scale with libjpeg-turbo.
 public struct QRScanner: Sendable {
@@ -28,11 +29,24 @@ public struct QRScanner: Sendable {
 
     /// The texts of the QR codes in a JPEG. Throws when the JPEG cannot be decoded.
     public func scan(jpeg data: Data, file: String) throws -> Result {
+        try scan(jpeg: data, file: file, waymarkOnly: false)
+    }
+
+    /// The texts of the QR codes in a JPEG; with `waymarkOnly`, the search goes on to larger scales
+    /// until a Waymark time-sync code is read, so another app's large code does not hide a small one.
+    func scan(jpeg data: Data, file: String, waymarkOnly: Bool) throws -> Result {
         var result = wm_qr_result()
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in
             let base = bytes.bindMemory(to: UInt8.self).baseAddress
             try callShim(file: file) { err, len in
-                wm_find_qr(base, bytes.count, Int32(firstLongSide), Int32(maxLongSide), &result, err, len)
+                if waymarkOnly {
+                    wm_find_qr_accepting(base, bytes.count, Int32(firstLongSide), Int32(maxLongSide), { text, _ in
+                        guard let text else { return 0 }
+                        return QRPayload(String(cString: text)) != nil ? 1 : 0
+                    }, nil, &result, err, len)
+                } else {
+                    wm_find_qr(base, bytes.count, Int32(firstLongSide), Int32(maxLongSide), &result, err, len)
+                }
             }
         }
         return Self.result(&result)

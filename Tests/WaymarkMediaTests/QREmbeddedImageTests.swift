@@ -127,6 +127,31 @@ struct QREmbeddedImageTests {
         #expect(found.searched == (withThumbnail ? [.heifThumbnail] : [.fullImage]))
     }
 
+    @Test("a large QR code of another app does not hide a small Waymark code that only the larger scale shows")
+    func foreignCodeInTheSameImage() throws {
+        let folder = try TemporaryFolder()
+        // The Waymark code fills a third of a 600-px-high frame inside a 6000×4500 photo (1/22 of
+        // its height: read only in the larger, 2,250-px copy); a menu's QR code 1,480 px wide sits at
+        // the top left, readable in the 1,125-px copy searched first.
+        let frame = try Self.photo(folder, "frame.jpg", payload: Self.payload, size: "1600x1200")
+        let small = folder.url.appendingPathComponent("small.jpg")
+        try ExternalTool.run([ExternalTool.imageMagick, frame.path, "-resize", "800x600", small.path])
+        let menu = folder.url.appendingPathComponent("menu.png")
+        try ExternalTool.run(["qrencode", "-l", "Q", "-s", "40", "-m", "4", "-o", menu.path, "https://example.org/menu"])
+        let url = folder.url.appendingPathComponent("IMG_0007.JPG")
+        try ExternalTool.run([ExternalTool.imageMagick, "-size", "6000x4500", "xc:#707070", small.path, "-gravity", "center", "-composite",
+                              menu.path, "-gravity", "northwest", "-geometry", "+100+100", "-composite", "-quality", "90", url.path])
+        // A search that stops at any code stops at the menu's, in the smaller copy.
+        let anyCode = try QRScanner().scan(jpeg: Data(contentsOf: url), file: url.lastPathComponent)
+        #expect(anyCode.texts == ["https://example.org/menu"], "\(anyCode)")
+
+        let found = try Self.search(url)
+        #expect(found.payloads.map(\.text) == [Self.payload])
+        #expect(found.source == .fullImage)
+        #expect(found.decodes == 1)
+        #expect(found.decodedLongSide > 1024, "found in the larger copy")
+    }
+
     @Test("a thumbnail pointer into nowhere is skipped: the full image is still searched")
     func brokenThumbnail() throws {
         let folder = try TemporaryFolder()

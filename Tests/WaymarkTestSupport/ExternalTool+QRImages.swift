@@ -19,7 +19,7 @@ extension ExternalTool {
     }
 
     /// ImageMagick's command: `magick` (7) when installed, else `convert` (6).
-    static var imageMagick: String {
+    public static var imageMagick: String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let hasMagick = path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/magick") }
         return hasMagick ? "magick" : "convert"

@@ -112,6 +112,18 @@ typedef struct wm_qr_result {
 int wm_find_qr(const uint8_t *jpeg, size_t size, int first_long_side, int max_long_side,
                wm_qr_result *result, char *err, size_t err_len);
 
+/** Whether a code's text (NUL-terminated UTF-8) is one the caller looks for: non-zero when it is. */
+typedef int (*wm_qr_accept)(const char *text, void *context);
+
+/**
+ * wm_find_qr, stopping only at a level where a code is read that `accept` accepts (when `accept`
+ * is NULL, any code): a large code of another app no longer hides a small one that only a larger
+ * level shows. When no level shows an accepted code, the result holds the codes of the smallest
+ * level that showed any.
+ */
+int wm_find_qr_accepting(const uint8_t *jpeg, size_t size, int first_long_side, int max_long_side,
+                         wm_qr_accept accept, void *context, wm_qr_result *result, char *err, size_t err_len);
+
 /** Looks for QR codes in an 8-bit greyscale image (for tests and non-JPEG sources). */
 int wm_find_qr_gray(const uint8_t *pixels, int width, int height, wm_qr_result *result,
                     char *err, size_t err_len);
