@@ -20,9 +20,12 @@ public struct MediaError: Error, CustomStringConvertible, Sendable, Equatable {
 func callShim(file: String, _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32) throws {
     // -2 is the shim's WM_UNSAFE: writing would damage metadata.
     var buffer = [CChar](repeating: 0, count: 512)
-    let status = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+    let status = buffer.withUnsafeMutableBufferPointer { pointer -> Int32 in
+        guard let base = pointer.baseAddress else { return -1 }
+        return body(base, pointer.count)
+    }
     guard status == 0 else {
-        let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         throw MediaError(file: file, message: message.isEmpty ? "the media library failed without a reason" : message,
                          wouldDamageMetadata: status == -2)
     }

@@ -42,7 +42,8 @@ private final class ResultBox<T>: @unchecked Sendable {
 
     func results() -> [T] {
         lock.lock(); defer { lock.unlock() }
-        return slots.map { $0! }
+        // Every slot is set before map returns; compactMap states that without a force unwrap.
+        return slots.compactMap { $0 }
     }
 }
 
