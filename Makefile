@@ -8,9 +8,9 @@ SWIFT ?= swift
 WAYMARK_FIXTURES ?= $(abspath $(CURDIR)/../shared/fixtures)
 export WAYMARK_FIXTURES
 ARGS ?= serve --data ./data --host 127.0.0.1 --port 8080
-# Tests that pace themselves on the wall clock (gpsfake, replays, tmux, a recorder killed mid-way) run on
+# Tests that pace themselves on the wall clock (gpsfake, replays, tmux, a recorder or server killed mid-way) run on
 # their own: next to tests that block the cooperative pool for seconds (exiftool, SIGKILL loops) they starve.
-REALTIME_TESTS = WaymarkRecorderTests|RecordTerminal|RecordCrash
+REALTIME_TESTS = WaymarkRecorderTests|RecordTerminal|RecordCrash|UploadFault
 
 .PHONY: bootstrap build release run test bench fuzz clean
 
