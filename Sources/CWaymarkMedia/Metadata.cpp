@@ -109,7 +109,6 @@ extern "C" int wm_read_info(const uint8_t *data, size_t size, wm_info *info, wm_
             info->gps_longitude = lon;
         }
         int type = Exiv2::ImageFactory::getType(data, size);
-        info->exif_writable = Exiv2::ImageFactory::checkMode(type, Exiv2::mdExif) == Exiv2::amReadWrite;
         info->is_jpeg = type == Exiv2::ImageType::jpeg;
         info->pixel_width = image->pixelWidth();
         info->pixel_height = image->pixelHeight();

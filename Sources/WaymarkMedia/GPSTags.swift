@@ -34,13 +34,7 @@ public struct GPSTags: Sendable, Equatable {
     public func written(into photo: Data, file: String) throws -> Data {
         try photo.withUnsafeBytes { original in
             let edit = try plan(original, file: file)
-            var result = Data(capacity: original.count + edit.inserted.count)
-            for piece in edit.pieces(originalLength: original.count) {
-                switch piece {
-                case .original(let range): result.append(contentsOf: UnsafeRawBufferPointer(rebasing: original[range]))
-                case .new(let bytes): result.append(contentsOf: bytes)
-                }
-            }
+            let result = edit.applied(to: original)
             try result.withUnsafeBytes { try check(edit, written: $0, original: original, file: file) }
             return result
         }

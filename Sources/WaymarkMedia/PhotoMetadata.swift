@@ -16,8 +16,6 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var mimeType: String
     /// The position already in the photo, if any.
     public var existingPosition: (latitude: Double, longitude: Double)?
-    /// Whether exiv2 can write Exif into this format; when not, only a sidecar can carry GPS.
-    public var canWriteExif: Bool
     public var isJPEG: Bool
     public var pixelWidth: Int
     public var pixelHeight: Int
@@ -25,7 +23,7 @@ public struct PhotoMetadata: Sendable, Equatable {
     public static func == (a: PhotoMetadata, b: PhotoMetadata) -> Bool {
         a.dateTimeOriginal == b.dateTimeOriginal && a.subSecTimeOriginal == b.subSecTimeOriginal
             && a.offsetTimeOriginal == b.offsetTimeOriginal && a.createDate == b.createDate
-            && a.mimeType == b.mimeType && a.canWriteExif == b.canWriteExif
+            && a.mimeType == b.mimeType
             && a.existingPosition?.latitude == b.existingPosition?.latitude
             && a.existingPosition?.longitude == b.existingPosition?.longitude
     }
@@ -66,7 +64,6 @@ public struct PhotoMetadata: Sendable, Equatable {
             model: field(&info.model),
             mimeType: field(&info.mime_type) ?? "application/octet-stream",
             existingPosition: info.has_gps != 0 ? (info.gps_latitude, info.gps_longitude) : nil,
-            canWriteExif: info.exif_writable != 0,
             isJPEG: info.is_jpeg != 0,
             pixelWidth: Int(info.pixel_width),
             pixelHeight: Int(info.pixel_height)

@@ -32,7 +32,7 @@ struct BMFFPhotoTests {
         #expect(metadata.pixelWidth == Int(tags["IFD0:ImageWidth"] ?? ""))
         #expect(metadata.mimeType == "image/x-canon-cr3")
         #expect(metadata.existingPosition == nil)  // CMT4 holds only GPSVersionID
-        #expect(!metadata.canWriteExif && !metadata.isJPEG)
+        #expect(!metadata.isJPEG)
     }
 
     @Test("a CR3 with real THMB and PRVW JPEGs: exiftool extracts the same bytes, both decode, smallest first")

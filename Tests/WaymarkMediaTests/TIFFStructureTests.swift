@@ -79,13 +79,7 @@ struct TIFFStructureTests {
         let written = try original.withUnsafeBytes { bytes -> [UInt8] in
             let edit = try AppendOnlyEdit.plan(bytes, tags: Self.tags)
             #expect(edit.kind == .tiffAppended)
-            var out: [UInt8] = []
-            for piece in edit.pieces(originalLength: bytes.count) {
-                switch piece {
-                case .original(let range): out += bytes[range]
-                case .new(let new): out += new
-                }
-            }
+            let out = [UInt8](edit.applied(to: bytes))
             try out.withUnsafeBytes { try edit.verify(written: $0, original: bytes, tags: Self.tags) }
             return out
         }

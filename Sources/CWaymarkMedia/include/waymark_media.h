@@ -38,7 +38,6 @@ typedef struct wm_info {
     int has_gps;            /* a GPSLatitude and GPSLongitude are present */
     double gps_latitude;    /* signed degrees, valid when has_gps */
     double gps_longitude;
-    int exif_writable;      /* exiv2 can write Exif into this format */
     int is_jpeg;
     int pixel_width;        /* of the main image when known, else 0 */
     int pixel_height;

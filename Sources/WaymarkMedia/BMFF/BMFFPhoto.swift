@@ -76,7 +76,7 @@ struct BMFFPhoto: Sendable, Equatable {
             subSecTimeDigitized: exif.subSecTimeDigitized, offsetTimeDigitized: exif.offsetTimeDigitized,
             make: exif.make, model: exif.model, mimeType: mimeType,
             existingPosition: exif.latitude.flatMap { lat in exif.longitude.map { (lat, $0) } },
-            canWriteExif: false, isJPEG: false, pixelWidth: exif.pixelWidth, pixelHeight: exif.pixelHeight
+            isJPEG: false, pixelWidth: exif.pixelWidth, pixelHeight: exif.pixelHeight
         )
     }
 }

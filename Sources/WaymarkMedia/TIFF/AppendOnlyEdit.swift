@@ -46,6 +46,18 @@ struct AppendOnlyEdit {
         if position < originalLength { pieces.append(.original(position..<originalLength)) }
         return pieces
     }
+
+    /// The new file, assembled in memory from the original's bytes.
+    func applied(to original: UnsafeRawBufferPointer) -> Data {
+        var result = Data(capacity: original.count + inserted.count)
+        for piece in pieces(originalLength: original.count) {
+            switch piece {
+            case .original(let range): result.append(contentsOf: UnsafeRawBufferPointer(rebasing: original[range]))
+            case .new(let bytes): result.append(contentsOf: bytes)
+            }
+        }
+        return result
+    }
 }
 
 /// Why a photo cannot be edited in place; the GPS goes into an XMP sidecar instead.
