@@ -1,0 +1,44 @@
+// Who is signed in: asked once from GET /api/v1/me, then kept up to date by the pages that
+// sign in and out. The web pages rely on the HttpOnly session cookie; no token is stored here.
+import { api, ApiError } from './api.js';
+
+/**
+ * @typedef {{id: string, username: string, displayName: string, email: string | null,
+ *   role: 'user' | 'officer' | 'admin', createdAt: number}} User
+ */
+
+/** The roles an account can have (DESIGN §3.5); each has an i18n key `role.<role>`. */
+export const ROLES = Object.freeze(['user', 'officer', 'admin']);
+
+/** @type {Promise<User | null> | null} */
+let known = null;
+
+/**
+ * The signed-in user, or null. Offline, or when the server cannot be reached, that is null too.
+ * @param {{refresh?: boolean}} options ask the server again instead of using the last answer
+ * @returns {Promise<User | null>}
+ */
+export function currentUser({ refresh = false } = {}) {
+  if (!known || refresh) {
+    known = api.get('/api/v1/me').then(
+      (user) => /** @type {User} */ (user),
+      (error) => {
+        if (error instanceof ApiError) {
+          // Not signed in, or no connection: ask again next time instead of remembering.
+          if (error.code !== 'not_signed_in') known = null;
+          return null;
+        }
+        throw error;
+      },
+    );
+  }
+  return known;
+}
+
+/**
+ * What sign-in, sign-up and sign-out learned.
+ * @param {User | null} user
+ */
+export function setUser(user) {
+  known = Promise.resolve(user);
+}

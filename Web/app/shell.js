@@ -1,0 +1,32 @@
+// The files that make the app work offline: the service worker caches them at install under
+// VERSION and serves them from there. Change VERSION whenever one of them changes, so that
+// browsers fetch the new ones (the old cache is deleted when the new worker activates).
+// A unit test checks that this list and the files in Web/ agree.
+
+export const VERSION = 'waymark-shell-2026-11-24.1';
+export const CACHE_PREFIX = 'waymark-shell-';
+
+/** `/` is the shell document (Web/index.html), which every page URL answers with. */
+export const SHELL_FILES = Object.freeze([
+  '/',
+  '/manifest.webmanifest',
+  '/styles/app.css',
+  '/app/api.js',
+  '/app/dom.js',
+  '/app/errors.js',
+  '/app/i18n.js',
+  '/app/main.js',
+  '/app/pages.json',
+  '/app/router.js',
+  '/app/session.js',
+  '/app/shell.js',
+  '/app/status.js',
+  '/app/pages/account.js',
+  '/app/pages/home.js',
+  '/app/pages/not-found.js',
+  '/i18n/de.json',
+  '/i18n/en.json',
+  '/icons/icon-192.png',
+  '/icons/icon-512.png',
+  '/icons/maskable-512.png',
+]);
