@@ -1,0 +1,65 @@
+// Which page a URL shows, matched against the real Web/app/pages.json — the same file the
+// server reads to decide which paths answer with the shell.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { WEB } from './helpers.mjs';
+import { matchPath, matchPage, handlesLink } from '../../../Web/app/router.js';
+
+const pages = JSON.parse(readFileSync(join(WEB, 'app', 'pages.json'), 'utf8'));
+
+test('pages.json lists each page once, with a module that exists and exports render', async () => {
+  assert.ok(Array.isArray(pages) && pages.length >= 2);
+  const paths = pages.map((page) => page.path);
+  assert.equal(new Set(paths).size, paths.length, 'a path is listed twice');
+  for (const page of pages) {
+    assert.deepEqual(Object.keys(page).sort(), ['module', 'path']);
+    assert.match(page.path, /^\/([a-z0-9-]+|:[a-zA-Z]+)?(\/([a-z0-9-]+|:[a-zA-Z]+))*$/, `pattern ${page.path}`);
+    assert.match(page.module, /^\/app\/pages\/[a-z0-9-]+\.js$/);
+    assert.ok(existsSync(join(WEB, page.module)), `${page.module} is missing`);
+    const source = readFileSync(join(WEB, page.module), 'utf8');
+    assert.match(source, /export (async )?function render\(/, `${page.module} exports no render`);
+    assert.match(source, /export const titleKey = '/, `${page.module} exports no titleKey`);
+  }
+  assert.ok(paths.includes('/') && paths.includes('/account'));
+});
+
+test('the home and account pages match their paths, and nothing else does', () => {
+  assert.equal(matchPage(pages, '/')?.page.module, '/app/pages/home.js');
+  assert.equal(matchPage(pages, '/account')?.page.module, '/app/pages/account.js');
+  assert.equal(matchPage(pages, '/account/')?.page.module, '/app/pages/account.js', 'a trailing slash is the same page');
+  assert.equal(matchPage(pages, '/accounts'), null);
+  assert.equal(matchPage(pages, '/account/extra'), null);
+  assert.equal(matchPage(pages, '/app/main.js'), null);
+  assert.equal(matchPage(pages, '/api/v1/me'), null);
+  assert.equal(matchPage(pages, '/ACCOUNT'), null, 'paths are case-sensitive, as on the server');
+});
+
+test('parameters are taken from :name segments, percent-decoded', () => {
+  assert.deepEqual(matchPath('/photos/:id', '/photos/42'), { id: '42' });
+  assert.deepEqual(matchPath('/routes/:id/edit', '/routes/a%20b/edit'), { id: 'a b' });
+  assert.deepEqual(matchPath('/scenes/:scene/photos/:photo', '/scenes/s1/photos/p2'), { scene: 's1', photo: 'p2' });
+  assert.equal(matchPath('/photos/:id', '/photos'), null);
+  assert.equal(matchPath('/photos/:id', '/photos/1/2'), null);
+  assert.equal(matchPath('/photos/:id', '/photos/%E0%A4%A'), null, 'a broken escape matches nothing');
+  assert.deepEqual(matchPath('/', '/'), {});
+  const more = [...pages, { path: '/photos/:id', module: '/app/pages/photo.js' }];
+  assert.deepEqual(matchPage(more, '/photos/7'), { page: more[2], params: { id: '7' } });
+});
+
+test('only plain clicks on same-origin links to a known page stay in the app', () => {
+  const origin = 'http://127.0.0.1:8080';
+  const click = (href, extra = {}) => handlesLink({ href, target: '', hasDownload: false, modified: false, button: 0, ...extra }, origin, pages);
+  assert.equal(click('http://127.0.0.1:8080/account'), true);
+  assert.equal(click('/account#sign-up'), true);
+  assert.equal(click('/?x=1'), true);
+  assert.equal(click('http://localhost:8080/account'), false, 'another origin loads normally');
+  assert.equal(click('/api/v1/me'), false, 'not a page');
+  assert.equal(click('/icons/icon-512.png'), false);
+  assert.equal(click('/account', { modified: true }), false, 'ctrl/cmd-click opens a tab');
+  assert.equal(click('/account', { button: 1 }), false);
+  assert.equal(click('/account', { target: '_blank' }), false);
+  assert.equal(click('/account', { target: '_self' }), true);
+  assert.equal(click('/account', { hasDownload: true }), false);
+});
