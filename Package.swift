@@ -57,10 +57,15 @@ let package = Package(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"]), .brew(["libheif"])]
         ),
-        // The one C++ shim: a plain C API over exiv2, zxing-cpp, libjpeg-turbo, libqrencode and libheif.
+        // Password hashing (Argon2id) for accounts; the vault's sealed boxes later.
+        .systemLibrary(
+            name: "CSodium", pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+        ),
+        // The one C++ shim: a plain C API over exiv2, zxing-cpp, libjpeg-turbo, libqrencode, libheif and libsodium.
         .target(
             name: "CWaymarkMedia",
-            dependencies: ["CExiv2", "CZXing", "CTurboJPEG", "CQREncode", "CHeif"]
+            dependencies: ["CExiv2", "CZXing", "CTurboJPEG", "CQREncode", "CHeif", "CSodium"]
         ),
         // Photos on disk: metadata, QR search, safe writing, the tagging pipeline.
         .target(
@@ -85,11 +90,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // The route API server: Vapor, Fluent on SQLite (default) or PostgreSQL (DATABASE_URL).
+        // The platform's server: Vapor, Fluent on SQLite (default) or PostgreSQL (DATABASE_URL); the web app in Web/.
         .target(
             name: "WaymarkServer",
             dependencies: [
-                "WaymarkAPI", "WaymarkCore",
+                "WaymarkAPI", "WaymarkCore", "WaymarkMedia",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -143,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "WaymarkServerTests",
             dependencies: [
-                "WaymarkServer", "WaymarkAPI", "WaymarkCore",
+                "WaymarkServer", "WaymarkAPI", "WaymarkCore", "WaymarkMedia",
                 .product(name: "VaporTesting", package: "vapor"),
             ]
         ),

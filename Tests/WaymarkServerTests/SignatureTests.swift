@@ -282,7 +282,7 @@ struct SignatureTests {
 
             let other = try await server.makeConsumer(name: "soon revoked")
             #expect(try await server.signed(.GET, Self.unknownRoute, as: other).status == .notFound)
-            #expect(try await ConsumerDirectory(database: server.app.quietDB).revoke(apiKey: other.key))
+            #expect(try await server.stores.consumers.revoke(apiKey: other.key, userID: nil, now: Date()))
             let revoked = try await server.signed(.GET, Self.unknownRoute, as: other)
             #expect(revoked.status == .unauthorized)
             #expect(try revoked.apiError().error == "unknown_key")
@@ -312,7 +312,7 @@ struct NonceStoreTests {
         try await withApp { app in
             try await app.useDatabase(configuration)
             try await app.migrateDatabase()
-            let store = NonceStore(database: app.quietDB)
+            let store = FluentNonceStore(database: app.serverDatabase)
             let now = Int(Date().timeIntervalSince1970)
             let consumer = UUID(), other = UUID()
             let fresh = RequestSigning.randomNonce(), old = RequestSigning.randomNonce()
@@ -348,13 +348,17 @@ struct SignatureUpgradeTests {
         let (credentials, routeID) = try await withApp { app in
             try await app.useDatabase(configuration, migrations: [CreateWaymarkSchema()])
             try await app.migrateDatabase()
-            let model = try await ConsumerDirectory(database: app.quietDB).create(name: "from version 1")
-            let credentials = Credentials(key: model.apiKey, secret: model.secret, id: try model.requireID())
+            // The consumers table of version 1 (no owner column).
+            let credentials = Credentials(key: "wmk_" + RandomToken.make(bytes: 12), secret: RandomToken.make(bytes: 32), id: UUID())
+            let sql = try #require(app.db as? any SQLDatabase)
+            try await sql.insert(into: ConsumerModel.schema)
+                .columns("id", "name", "api_key", "secret", "created_at")
+                .values(SQLBind(credentials.id), SQLBind("from version 1"), SQLBind(credentials.key), SQLBind(credentials.secret), SQLBind(Date()))
+                .run()
             let route = RouteModel(id: RouteID.random(), envelope: String(decoding: sample.request.envelope.jsonData(), as: UTF8.self),
                                    lookup: sample.request.lookup, deleteTokenHash: sample.request.deleteTokenHash,
                                    creationTime: 1_700_000_000, consumerID: credentials.id)
             try await route.create(on: app.quietDB)
-            let sql = try #require(app.db as? any SQLDatabase)
             try await sql.insert(into: CreateWaymarkSchema.seenSignaturesSchema)
                 .columns("id", "digest", "expires_at").values(SQLBind(UUID()), SQLBind(String(repeating: "e", count: 64)), SQLBind(Int64(1)))
                 .run()
@@ -362,7 +366,7 @@ struct SignatureUpgradeTests {
         }
 
         // The server of today migrates it at start.
-        try await withApp(configure: { app in try await configure(app, configuration) }) { app in
+        try await withBuiltApplication(configuration) { app in
             let server = TestServer(app: app, database: database, configuration: configuration, consumer: credentials)
             let found = try await server.signed(.GET, "/api/v1/routes/\(routeID)")
             #expect(found.status == .ok)

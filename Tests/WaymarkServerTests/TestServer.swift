@@ -69,11 +69,13 @@ struct TestServer: Sendable {
     let configuration: ServerConfiguration
     let consumer: Credentials
 
-    /// A new consumer in this server's database.
-    func makeConsumer(name: String = "test") async throws -> Credentials {
-        let model = try await ConsumerDirectory(database: app.quietDB).create(name: name)
-        return Credentials(key: model.apiKey, secret: model.secret, id: try model.requireID())
+    /// A new consumer in this server's database, of no account or of `userID`'s.
+    func makeConsumer(name: String = "test", userID: UUID? = nil) async throws -> Credentials {
+        try await Credentials.make(in: app, name: name, userID: userID)
     }
+
+    /// The stores on this server's database.
+    var stores: ServerStores { ServerStores.fluent(app.serverDatabase, clock: .system) }
 
     /// The signing headers (version 2) of a request that also carries `headers`, all of which
     /// are signed; send `headers` along with them.
@@ -109,14 +111,47 @@ struct TestServer: Sendable {
 
 /// Runs `body` against a freshly configured server with its own data folder and consumer.
 @discardableResult
-func withServer<T>(_ database: TestDatabase, dataDirectory: URL? = nil, _ body: (TestServer) async throws -> T) async throws -> T {
+func withServer<T>(_ database: TestDatabase, dataDirectory: URL? = nil, dependencies: ServerDependencies = .testing,
+                   configuration change: (inout ServerConfiguration) -> Void = { _ in },
+                   _ body: (TestServer) async throws -> T) async throws -> T {
     let directory = dataDirectory ?? makeTemporaryDirectory()
     defer { if dataDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
-    let configuration = try await database.configuration(dataDirectory: directory)
-    return try await withApp(configure: { app in try await configure(app, configuration) }) { app in
-        let model = try await ConsumerDirectory(database: app.quietDB).create(name: "test")
-        let consumer = Credentials(key: model.apiKey, secret: model.secret, id: try model.requireID())
+    var configuration = try await database.configuration(dataDirectory: directory)
+    change(&configuration)
+    return try await withBuiltApplication(configuration, dependencies) { app in
+        let consumer = try await Credentials.make(in: app, name: "test")
         return try await body(TestServer(app: app, database: database, configuration: configuration, consumer: consumer))
+    }
+}
+
+/// Runs `body` on an application made by ``buildApplication(_:_:environment:)`` (as `waymark serve`
+/// makes it) in the testing environment, and shuts it down afterwards.
+func withBuiltApplication<T>(_ configuration: ServerConfiguration, _ dependencies: ServerDependencies = .testing,
+                             _ body: (Application) async throws -> T) async throws -> T {
+    let app = try await buildApplication(configuration, dependencies, environment: .testing)
+    do {
+        let result = try await body(app)
+        try await app.asyncShutdown()
+        return result
+    } catch {
+        try? await app.asyncShutdown()
+        throw error
+    }
+}
+
+extension ServerDependencies {
+    /// The real dependencies with libsodium's smallest Argon2id cost, so that tests that sign in stay fast.
+    static var testing: ServerDependencies {
+        ServerDependencies(passwordCost: .minimum)
+    }
+}
+
+extension Credentials {
+    /// A new consumer in `app`'s database.
+    static func make(in app: Application, name: String, userID: UUID? = nil) async throws -> Credentials {
+        let consumer = Consumer.make(name: name, userID: userID, now: Date())
+        try await FluentConsumerStore(database: app.serverDatabase).create(consumer)
+        return Credentials(key: consumer.apiKey, secret: consumer.secret, id: consumer.id)
     }
 }
 

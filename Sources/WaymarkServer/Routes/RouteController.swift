@@ -3,20 +3,23 @@ import Vapor
 import WaymarkAPI
 import WaymarkCore
 
-/// The route API of DESIGN §3.3. Every handler runs behind ``SignatureMiddleware``.
+/// The route API of DESIGN §3.3. Every handler runs behind the request signature
+/// (``SignatureAuthenticator`` and ``SignedConsumer/required``).
 struct RouteController: Sendable {
+    let store: any RouteStore
+
     /// The longest `Idempotency-Key` accepted.
     static let maxIdempotencyKeyLength = 255
 
     /// Registers the routes, each behind the signature check. Uploads record their request's
     /// nonce in the transaction that stores the route (one commit per upload); lookups and
     /// deletes record it before they run.
-    func register(on routes: any RoutesBuilder, signature: SignatureMiddleware = SignatureMiddleware()) {
+    func register(on routes: any RoutesBuilder, signature: SignatureAuthenticator) {
         let body = HTTPBodyStreamStrategy.collect(maxSize: ByteCount(value: ServerConfiguration.maxBodySize))
         var uploadSignature = signature
         uploadSignature.nonceRecording = .withHandlersWrite
-        let reads = routes.grouped(signature)
-        let uploads = routes.grouped(uploadSignature)
+        let reads = routes.grouped(signature, SignedConsumer.required)
+        let uploads = routes.grouped(uploadSignature, SignedConsumer.required)
         let api = reads.grouped("api", "v1", "routes")
         uploads.grouped("api", "v1", "routes").on(.POST, body: body, use: createJSON)
         api.get(use: findByLookup)
@@ -26,14 +29,14 @@ struct RouteController: Sendable {
     }
 
     @Sendable func createJSON(_ request: Request) async throws -> Response {
-        let caller = try request.requireCaller()
+        let caller = try request.auth.require(SignedConsumer.self)
         let key = try idempotencyKey(request)
         let route = try RouteRequestParser.parseJSON(request.bodyBytes)
         return try await create(route, caller: caller, key: key, request: request)
     }
 
     @Sendable func createBase64(_ request: Request) async throws -> Response {
-        let caller = try request.requireCaller()
+        let caller = try request.auth.require(SignedConsumer.self)
         let key = try idempotencyKey(request)
         let route = try RouteRequestParser.parseBase64(
             request.bodyBytes,
@@ -45,13 +48,13 @@ struct RouteController: Sendable {
 
     @Sendable func find(_ request: Request) async throws -> Response {
         let id = request.parameters.get("route_id") ?? ""
-        guard let route = try await store(request).route(id: id) else { throw Self.notFound }
+        guard let route = try await store.route(id: id) else { throw Self.notFound }
         return try record(route)
     }
 
     @Sendable func findByLookup(_ request: Request) async throws -> Response {
         let lookup = try RouteRequestParser.lookup(try? request.query.get(String.self, at: "lookup"))
-        guard let route = try await store(request).route(lookup: lookup) else { throw Self.notFound }
+        guard let route = try await store.route(lookup: lookup) else { throw Self.notFound }
         return try record(route)
     }
 
@@ -62,7 +65,6 @@ struct RouteController: Sendable {
         guard let presentedHash = try? RouteKeys.deleteTokenHash(token: token) else {
             throw APIError.badRequest("invalid_delete_token", "\(APIHeader.deleteToken) must be 64 hexadecimal digits.")
         }
-        let store = store(request)
         let id = request.parameters.get("route_id") ?? ""
         guard let route = try await store.route(id: id) else { throw Self.notFound }
         guard let storedHash = route.deleteTokenHash else {
@@ -80,10 +82,6 @@ struct RouteController: Sendable {
 
     static let notFound = APIError(.notFound, "not_found", "No route has this id or lookup key.")
 
-    private func store(_ request: Request) -> any RouteStore {
-        FluentRouteStore(database: request.quietDB, writeGate: request.application.writeGate)
-    }
-
     private func idempotencyKey(_ request: Request) throws -> String? {
         guard let key = request.headers.first(name: APIHeader.idempotencyKey) else { return nil }
         guard !key.isEmpty, key.count <= Self.maxIdempotencyKeyLength,
@@ -97,8 +95,8 @@ struct RouteController: Sendable {
         return key
     }
 
-    private func create(_ route: NewRoute, caller: SignedCaller, key: String?, request: Request) async throws -> Response {
-        let outcome = try await store(request).create(route, consumerID: caller.consumerID, idempotencyKey: key, nonce: caller.nonce)
+    private func create(_ route: NewRoute, caller: SignedConsumer, key: String?, request: Request) async throws -> Response {
+        let outcome = try await store.create(route, consumerID: caller.consumerID, idempotencyKey: key, nonce: caller.nonce)
         switch outcome {
         case let .created(created), let .repeated(created):
             if case .created = outcome {
@@ -123,8 +121,6 @@ struct RouteController: Sendable {
     }
 
     private func json<T: Encodable>(_ value: T, status: HTTPResponseStatus) throws -> Response {
-        var headers = HTTPHeaders()
-        headers.contentType = .json
-        return Response(status: status, headers: headers, body: .init(data: try JSONEncoder().encode(value)))
+        try Response.json(value, status: status)
     }
 }

@@ -45,7 +45,7 @@ protocol RouteStore: Sendable {
     /// When `nonce` is given and not yet recorded, it is recorded in the same transaction as
     /// the route and its idempotency record (one commit for the request), and marked recorded
     /// once that transaction has committed. A retry answered from the record does not record it:
-    /// ``SignatureMiddleware`` then does.
+    /// ``SignatureAuthenticator`` then does.
     func create(_ route: NewRoute, consumerID: UUID, idempotencyKey: String?, nonce: NonceClaim?) async throws -> CreateOutcome
     func route(id: String) async throws -> StoredRoute?
     /// The newest route stored under a lookup key.
@@ -53,16 +53,14 @@ protocol RouteStore: Sendable {
     func delete(id: String) async throws
 }
 
-/// ``RouteStore`` on a Fluent database.
+/// ``RouteStore`` on the server's Fluent database.
 struct FluentRouteStore: RouteStore {
-    let database: any Database
-    /// The SQLite database's ``WriteGate``, if any.
-    var writeGate: WriteGate? = nil
-    var now: @Sendable () -> Date = { Date() }
+    let database: ServerDatabase
+    let clock: WallClock
 
     func create(_ route: NewRoute, consumerID: UUID, idempotencyKey: String?, nonce: NonceClaim? = nil) async throws -> CreateOutcome {
         let contentHash = route.contentHash
-        let created = RouteCreated(routeID: RouteID.random(), creationTime: Int(now().timeIntervalSince1970))
+        let created = RouteCreated(routeID: RouteID.random(), creationTime: clock.unixSeconds)
         let model = RouteModel(
             id: created.routeID, envelope: String(decoding: route.envelope.jsonData(), as: UTF8.self),
             lookup: route.lookup, deleteTokenHash: route.deleteTokenHash,
@@ -76,10 +74,10 @@ struct FluentRouteStore: RouteStore {
         // No look for an earlier record first: a retry is rare, and the unique (consumer, key)
         // index refuses its record, which rolls everything back; it is then answered below.
         do {
-            if let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" {
+            if let sql = try database.db as? any SQLDatabase, sql.dialect.name == "postgresql" {
                 try await Self.insertInOneStatement(on: sql, nonce: pendingNonce, record: record, route: model)
             } else {
-                try await database.withWriteTransaction(gate: writeGate) { transaction in
+                try await database.transaction { transaction in
                     // The request's nonce first: a replay fails here, before anything else is written.
                     try await pendingNonce?.model.create(on: transaction)
                     // Then the record, so that a concurrent twin fails on the unique (consumer, key) index.
@@ -91,7 +89,7 @@ struct FluentRouteStore: RouteStore {
             return .created(created)
         } catch {
             // A retry, or a lost race with a request under the same key: answer what the first
-            // one stored. Everything was rolled back, the nonce too, so SignatureMiddleware
+            // one stored. Everything was rolled back, the nonce too, so SignatureAuthenticator
             // records it afterwards (and refuses the request if the nonce was a replay).
             if let key = idempotencyKey, let earlier = try await self.record(consumerID: consumerID, key: key) {
                 return outcome(of: earlier, contentHash: contentHash)
@@ -128,11 +126,11 @@ struct FluentRouteStore: RouteStore {
     }
 
     func route(id: String) async throws -> StoredRoute? {
-        try await RouteModel.find(id, on: database).map(StoredRoute.init)
+        try await RouteModel.find(id, on: database.db).map(StoredRoute.init)
     }
 
     func route(lookup: String) async throws -> StoredRoute? {
-        try await RouteModel.query(on: database)
+        try await RouteModel.query(on: database.db)
             .filter(\.$lookup == lookup)
             .sort(\.$creationTime, .descending)
             .first()
@@ -140,13 +138,13 @@ struct FluentRouteStore: RouteStore {
     }
 
     func delete(id: String) async throws {
-        try await database.withWriteConnection(gate: writeGate) { connection in
+        try await database.write { connection in
             try await RouteModel.query(on: connection).filter(\.$id == id).delete()
         }
     }
 
     private func record(consumerID: UUID, key: String) async throws -> IdempotencyRecord? {
-        try await IdempotencyRecord.query(on: database)
+        try await IdempotencyRecord.query(on: database.db)
             .filter(\.$consumerID == consumerID)
             .filter(\.$key == key)
             .first()

@@ -12,7 +12,8 @@ public enum WaymarkServerApp {
     ///
     /// - Parameter bootstrapLogging: Whether to set up swift-log with Vapor's console logger.
     ///   swift-log may be bootstrapped once per process: pass `false` if the caller already did.
-    public static func run(_ configuration: ServerConfiguration, bootstrapLogging: Bool = true) async throws {
+    public static func run(_ configuration: ServerConfiguration, _ dependencies: ServerDependencies = ServerDependencies(),
+                           bootstrapLogging: Bool = true) async throws {
         var environment = Environment(
             name: ProcessInfo.processInfo.environment["WAYMARK_ENV"] ?? Environment.production.name,
             arguments: ["waymark", "serve"]
@@ -20,9 +21,8 @@ public enum WaymarkServerApp {
         if bootstrapLogging {
             try LoggingSystem.bootstrap(from: &environment)
         }
-        let app = try await Application.make(environment)
+        let app = try await buildApplication(configuration, dependencies, environment: environment)
         do {
-            try await configure(app, configuration)
             try await app.execute()
         } catch {
             try? await app.asyncShutdown()

@@ -6,6 +6,8 @@ struct APIError: AbortError, Sendable {
     var status: HTTPResponseStatus
     var code: String
     var reason: String
+    /// Headers of the answer, e.g. `Retry-After`.
+    var headers: HTTPHeaders = [:]
 
     init(_ status: HTTPResponseStatus, _ code: String, _ reason: String) {
         self.status = status

@@ -6,7 +6,9 @@ import Vapor
 
 extension Application {
     /// Every migration of the server's schema, oldest first.
-    static var waymarkMigrations: [any Migration] { [CreateWaymarkSchema(), ReplaceSignatureStoreWithNonces()] }
+    static var waymarkMigrations: [any Migration] {
+        [CreateWaymarkSchema(), ReplaceSignatureStoreWithNonces(), CreateAccounts(), AddOwnerToConsumers()]
+    }
 
     /// Points Fluent at SQLite in the data folder, or at PostgreSQL when a database URL is given,
     /// and registers the migrations (it does not run them; tests pass older lists to make an

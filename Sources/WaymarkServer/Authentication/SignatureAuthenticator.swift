@@ -1,8 +1,10 @@
-import Fluent
 import Vapor
 import WaymarkAPI
+import WaymarkCore
 
-/// Checks the request signature, version 2, of DESIGN §3.3 and refuses replays.
+/// Checks the request signature, version 2, of DESIGN §3.3, refuses replays, and logs the
+/// consumer in (``SignedConsumer``). A request without any of the signing headers passes on
+/// unauthenticated, for ``SignedConsumer/required`` (or another authenticator) to decide.
 ///
 /// Order: a declared body size within the limit; the five signing headers present (a request
 /// signed without `X-API-Nonce`, as version 1 did, gets `signature_version`); a readable
@@ -19,7 +21,7 @@ import WaymarkAPI
 /// its nonce whatever the answer — a nonce that was seen is never accepted twice.
 ///
 /// Nothing secret is logged: neither the secret, the signature nor the body.
-struct SignatureMiddleware: AsyncMiddleware {
+struct SignatureAuthenticator: AsyncAuthenticator {
     /// When the nonce of a request that passed the signature check is recorded.
     enum NonceRecording: Sendable {
         /// In a commit of its own before the handler runs: a replay never reaches the handler.
@@ -30,26 +32,30 @@ struct SignatureMiddleware: AsyncMiddleware {
         case withHandlersWrite
     }
 
+    let consumers: any ConsumerStore
+    let nonces: any NonceStore
+    /// The server's clock, which timestamps are checked against.
+    let clock: WallClock
     var nonceRecording: NonceRecording = .beforeHandler
     var maxBodySize: Int = ServerConfiguration.maxBodySize
-    /// The server's clock, which timestamps are checked against.
-    var now: @Sendable () -> Date = { Date() }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let signingHeaderNames = [APIHeader.key, APIHeader.timestamp, APIHeader.nonce, APIHeader.signedHeaders, APIHeader.signature]
+        guard signingHeaderNames.contains(where: { request.headers.contains(name: $0) }) else {
+            return try await next.respond(to: request)
+        }
         if let length = request.headers.first(name: .contentLength).flatMap(Int.init), length > maxBodySize {
             throw APIError.payloadTooLarge
         }
         let signing = try Self.signingHeaders(request.headers)
-        let nowSeconds = Int(now().timeIntervalSince1970)
+        let nowSeconds = clock.unixSeconds
         guard abs(nowSeconds - signing.timestamp) <= RequestSigning.maxClockSkew else {
             throw APIError.unauthorized(
                 "stale_timestamp",
                 "\(APIHeader.timestamp) is \(abs(nowSeconds - signing.timestamp)) s away from the server's clock; at most \(RequestSigning.maxClockSkew) s is accepted. Check the client's clock."
             )
         }
-        guard let consumer = try await ConsumerModel.query(on: request.quietDB).filter(\.$apiKey == signing.apiKey).first(),
-              consumer.revokedAt == nil, let consumerID = consumer.id
-        else {
+        guard let consumer = try await consumers.consumer(apiKey: signing.apiKey), consumer.revokedAt == nil else {
             throw APIError.unauthorized("unknown_key", "The API key is unknown or has been revoked.")
         }
         let body = try await collectBody(request)
@@ -61,17 +67,17 @@ struct SignatureMiddleware: AsyncMiddleware {
         guard verified else {
             throw APIError.unauthorized("bad_signature", "The signature does not match this request and the key's secret.")
         }
+        let consumerID = consumer.id
         let pending = PendingNonce(consumerID: consumerID, nonce: signing.nonce, timestamp: signing.timestamp)
-        let nonces = NonceStore(database: request.quietDB, writeGate: request.application.writeGate)
         request.logger[metadataKey: "consumer"] = "\(consumerID)"
         switch nonceRecording {
         case .beforeHandler:
             guard try await nonces.recordFirstUse(pending) else { throw Self.replayed }
-            request.signedCaller = SignedCaller(consumerID: consumerID)
+            request.auth.login(SignedConsumer(consumerID: consumerID, userID: consumer.userID))
             return try await next.respond(to: request)
         case .withHandlersWrite:
             let claim = NonceClaim(pending)
-            request.signedCaller = SignedCaller(consumerID: consumerID, nonce: claim)
+            request.auth.login(SignedConsumer(consumerID: consumerID, userID: consumer.userID, nonce: claim))
             let answer: Result<Response, any Error>
             do {
                 answer = .success(try await next.respond(to: request))

@@ -16,6 +16,10 @@ public struct ServerConfiguration: Sendable {
     /// Also serve `POST /bench/floor`, one unsigned INSERT per request, the floor that
     /// `make bench` compares the route API with (`waymark serve --bench-floor`, hidden). Never in production.
     public var benchFloor = false
+    /// Whether anyone may create an account (`POST /api/v1/accounts`); `--registration closed` turns it off.
+    public var registrationOpen = true
+    /// The web app to serve beside the API, or `nil` for the API alone.
+    public var web: WebAppLocation?
 
     /// A configuration with the default host and port.
     public init(dataDirectory: URL, databaseURL: String? = nil) {

@@ -23,8 +23,9 @@ struct JSONErrorMiddleware: AsyncMiddleware {
         case let error as APIError:
             status = error.status
             body = error.body
+            headers = error.headers
         case is RouteNotFound:
-            if let allowed = ServedMethods.allowed(at: request.url.path) {
+            if let allowed = ServedMethods.allowed(at: request.url.path, in: request.application.routes) {
                 status = .methodNotAllowed
                 headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
                 body = APIErrorBody(

@@ -1,11 +1,14 @@
 import Foundation
 import NIOConcurrencyHelpers
 import Vapor
+import WaymarkAPI
 
-/// The consumer a signed request came from.
-struct SignedCaller: Sendable {
+/// The consumer a signed request came from (DESIGN §3.3).
+struct SignedConsumer: Authenticatable {
     var consumerID: UUID
-    /// The request's nonce, when ``SignatureMiddleware`` left it to the handler to record it
+    /// The account whose device key signed it, if any.
+    var userID: UUID?
+    /// The request's nonce, when ``SignatureAuthenticator`` left it to the handler to record it
     /// in the handler's own transaction; `nil` when it was recorded before the handler ran.
     var nonce: NonceClaim? = nil
 }
@@ -13,7 +16,7 @@ struct SignedCaller: Sendable {
 /// A request's nonce that the handler may record in its own transaction, together with what
 /// the request writes, so that the request costs one commit instead of two.
 ///
-/// Whatever the handler does, ``SignatureMiddleware`` records the nonce on its own before
+/// Whatever the handler does, ``SignatureAuthenticator`` records the nonce on its own before
 /// answering if the handler did not (an idempotent retry, a refused request, a failed
 /// transaction): every request that passed the signature check burns its nonce.
 final class NonceClaim: Sendable {
@@ -30,25 +33,17 @@ final class NonceClaim: Sendable {
     func markRecorded() { state.withLockedValue { $0 = nil } }
 }
 
-private struct SignedCallerKey: StorageKey {
-    typealias Value = SignedCaller
+extension SignedConsumer {
+    /// The guard of every route that must be signed: an unsigned request gets `missing_signature`.
+    static var required: any Middleware {
+        SignedConsumer.guardMiddleware(throwing: APIError.unauthorized(
+        "missing_signature",
+        "Sign every request (signature version 2) with the \(APIHeader.key), \(APIHeader.timestamp), \(APIHeader.nonce), \(APIHeader.signedHeaders) and \(APIHeader.signature) headers."
+        ))
+    }
 }
 
 extension Request {
-    /// Set by ``SignatureMiddleware`` once the request's signature checked out.
-    var signedCaller: SignedCaller? {
-        get { storage[SignedCallerKey.self] }
-        set { storage[SignedCallerKey.self] = newValue }
-    }
-
-    /// The caller, or a 401 if the route was registered without ``SignatureMiddleware``.
-    func requireCaller() throws -> SignedCaller {
-        guard let caller = signedCaller else {
-            throw APIError.unauthorized("missing_signature", "This request must be signed.")
-        }
-        return caller
-    }
-
     /// The collected body as bytes (empty when there is none).
     var bodyBytes: [UInt8] {
         guard let buffer = body.data else { return [] }

@@ -1,0 +1,189 @@
+import Foundation
+
+/// What an account may do beyond its own things (DESIGN §3.5): an `officer` also manages
+/// inspection tasks; nothing else distinguishes roles.
+public enum AccountRole: String, Codable, Sendable, CaseIterable {
+    case user
+    case officer
+    case admin
+}
+
+/// The rules an account's fields must follow, shared by the server, the CLI and the tests.
+public enum AccountRules {
+    /// 3–32 characters.
+    public static let usernameLengths = 3...32
+    /// At least 10 characters…
+    public static let minimumPasswordLength = 10
+    /// …and at most 1,024 bytes of UTF-8.
+    public static let maximumPasswordBytes = 1_024
+    /// A display name or device name: 1–100 characters.
+    public static let nameLengths = 1...100
+
+    /// A username as stored: lowercased (usernames are unique ignoring case).
+    public static func normalizedUsername(_ text: String) -> String {
+        text.lowercased()
+    }
+
+    /// Whether `username` (already normalized) is 3–32 of `a-z0-9_.-`.
+    public static func isValidUsername(_ username: String) -> Bool {
+        usernameLengths.contains(username.count)
+            && username.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0) }
+    }
+
+    /// Why `password` is not acceptable, or `nil` when it is.
+    public static func passwordProblem(_ password: String) -> PasswordProblem? {
+        if password.count < minimumPasswordLength { return .tooShort }
+        if password.utf8.count > maximumPasswordBytes { return .tooLong }
+        return nil
+    }
+
+    /// What is wrong with a password.
+    public enum PasswordProblem: Sendable, Equatable {
+        case tooShort
+        case tooLong
+    }
+
+    /// Whether `email` looks like an address (one `@` with text on both sides, no spaces, at most 254 characters).
+    public static func isPlausibleEmail(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        return email.count <= 254 && parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
+            && !email.contains(where: { $0.isWhitespace })
+    }
+}
+
+/// An account as the API shows it.
+public struct UserDTO: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var username: String
+    public var displayName: String
+    public var email: String?
+    public var role: AccountRole
+    /// Unix seconds.
+    public var createdAt: Int
+
+    public init(id: UUID, username: String, displayName: String, email: String?, role: AccountRole, createdAt: Int) {
+        self.id = id
+        self.username = username
+        self.displayName = displayName
+        self.email = email
+        self.role = role
+        self.createdAt = createdAt
+    }
+
+    // `email` is always present, null when there is none.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(username, forKey: .username)
+        try container.encode(displayName, forKey: .displayName)
+        try container.encode(email, forKey: .email)
+        try container.encode(role, forKey: .role)
+        try container.encode(createdAt, forKey: .createdAt)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, username, displayName, email, role, createdAt
+    }
+}
+
+/// `POST /api/v1/accounts`: registration.
+public struct NewAccountRequest: Codable, Sendable, Equatable {
+    public var username: String
+    public var password: String
+    public var displayName: String?
+    public var email: String?
+
+    public init(username: String, password: String, displayName: String? = nil, email: String? = nil) {
+        self.username = username
+        self.password = password
+        self.displayName = displayName
+        self.email = email
+    }
+}
+
+/// `POST /api/v1/sessions`: sign-in.
+public struct SignInRequest: Codable, Sendable, Equatable {
+    public var username: String
+    public var password: String
+
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+}
+
+/// The answer to registration and sign-in: the account and its new session token (`wmt_…`),
+/// which apps send as `Authorization: Bearer`; the web pages use the cookie set with it.
+public struct SessionDTO: Codable, Sendable, Equatable {
+    public var user: UserDTO
+    public var token: String
+
+    public init(user: UserDTO, token: String) {
+        self.user = user
+        self.token = token
+    }
+}
+
+/// `POST /api/v1/keys`: a device of the signed-in account that will sign route requests.
+public struct NewDeviceKeyRequest: Codable, Sendable, Equatable {
+    public var name: String
+
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+/// A device key as listed (never with its secret).
+public struct DeviceKeyDTO: Codable, Sendable, Equatable {
+    /// The consumer key (`wmk_…`), sent as `X-API-Key`.
+    public var key: String
+    public var name: String
+    /// Unix seconds.
+    public var createdAt: Int
+
+    public init(key: String, name: String, createdAt: Int) {
+        self.key = key
+        self.name = name
+        self.createdAt = createdAt
+    }
+}
+
+/// A device key just made: the only time its secret is shown.
+public struct NewDeviceKeyDTO: Codable, Sendable, Equatable {
+    public var key: String
+    public var secret: String
+    public var name: String
+    public var createdAt: Int
+
+    public init(key: String, secret: String, name: String, createdAt: Int) {
+        self.key = key
+        self.secret = secret
+        self.name = name
+        self.createdAt = createdAt
+    }
+}
+
+/// Every list the platform's API answers (DESIGN §3.3): `{"items": […], "next": "<cursor>" | null}`.
+public struct Page<Item: Codable & Sendable>: Codable, Sendable {
+    public var items: [Item]
+    /// The cursor of the next page, `nil` on the last.
+    public var next: String?
+
+    public init(items: [Item], next: String?) {
+        self.items = items
+        self.next = next
+    }
+
+    // `next` is always present, null on the last page.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(next, forKey: .next)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case items, next
+    }
+}
+
+extension Page: Equatable where Item: Equatable {}

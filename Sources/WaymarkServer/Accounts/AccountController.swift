@@ -1,0 +1,103 @@
+import Vapor
+import WaymarkAPI
+import WaymarkCore
+
+/// Registration, sign-in and sign-out, and who is signed in (DESIGN §3.5).
+struct AccountController: Sendable {
+    let service: AccountService
+    let throttle: SignInThrottle
+    /// Whether anyone may register (`waymark serve --registration closed` turns it off).
+    let registrationOpen: Bool
+
+    /// Registers the routes; `signedIn` is the builder whose routes need a signed-in account.
+    func register(open routes: any RoutesBuilder, signedIn: any RoutesBuilder) {
+        routes.post("api", "v1", "accounts", use: createAccount)
+        routes.post("api", "v1", "sessions", use: signIn)
+        signedIn.delete("api", "v1", "sessions", "current", use: signOut)
+        signedIn.get("api", "v1", "me", use: me)
+    }
+
+    @Sendable func createAccount(_ request: Request) async throws -> Response {
+        guard registrationOpen else {
+            throw APIError(.forbidden, "registration_closed", "This server does not take new accounts; ask its administrator for one.")
+        }
+        let body = try request.decodeJSON(NewAccountRequest.self)
+        let account: Account
+        do {
+            account = try await service.register(body)
+        } catch let problem as AccountProblem {
+            throw Self.error(for: problem)
+        }
+        request.logger.info("account created", metadata: ["user": "\(account.id)"])
+        return try await sessionResponse(for: account, status: .created, request: request)
+    }
+
+    @Sendable func signIn(_ request: Request) async throws -> Response {
+        let body = try request.decodeJSON(SignInRequest.self)
+        let username = AccountRules.normalizedUsername(body.username)
+        let address = request.remoteAddress?.ipAddress
+        let now = service.clock.now()
+        if let wait = await throttle.retryAfter(username: username, address: address, now: now) {
+            request.logger.notice("sign-in refused: too many failures", metadata: ["retry_after": "\(wait)"])
+            var error = APIError(.tooManyRequests, "too_many_attempts",
+                                 "Too many failed sign-ins; try again in \(Int((Double(wait) / 60).rounded(.up))) min.")
+            error.headers.replaceOrAdd(name: .retryAfter, value: "\(wait)")
+            throw error
+        }
+        guard let account = try await service.checkPassword(username: body.username, password: body.password) else {
+            await throttle.recordFailure(username: username, address: address, now: now)
+            throw APIError.unauthorized("wrong_credentials", "The username or the password is wrong.")
+        }
+        await throttle.recordSuccess(username: username)
+        request.logger.info("signed in", metadata: ["user": "\(account.id)"])
+        return try await sessionResponse(for: account, status: .ok, request: request)
+    }
+
+    @Sendable func signOut(_ request: Request) async throws -> Response {
+        let user = try request.auth.require(SignedInUser.self)
+        try await service.signOut(user.session)
+        request.auth.logout(SignedInUser.self)
+        let response = Response(status: .noContent)
+        response.cookies[sessionCookieName] = Self.cookie(value: "", maxAge: 0, request: request)
+        return response
+    }
+
+    @Sendable func me(_ request: Request) async throws -> Response {
+        try Response.json(try request.auth.require(SignedInUser.self).account.dto)
+    }
+
+    /// A new session's answer: the account and token in the body, the token in the cookie too.
+    private func sessionResponse(for account: Account, status: HTTPResponseStatus, request: Request) async throws -> Response {
+        let (token, _) = try await service.startSession(for: account)
+        let response = try Response.json(SessionDTO(user: account.dto, token: token), status: status)
+        response.cookies[sessionCookieName] = Self.cookie(value: token, maxAge: Int(AccountService.sessionLifetime), request: request)
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
+    }
+
+    /// `HttpOnly; SameSite=Lax; Path=/`, and `Secure` when the request came over HTTPS (directly or through a proxy that says so).
+    static func cookie(value: String, maxAge: Int, request: Request) -> HTTPCookies.Value {
+        let secure = request.url.scheme == "https" || request.headers.first(name: "X-Forwarded-Proto")?.lowercased() == "https"
+        return HTTPCookies.Value(string: value, maxAge: maxAge, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
+    }
+
+    /// The API's answer to an account problem.
+    static func error(for problem: AccountProblem) -> APIError {
+        switch problem {
+        case .invalidUsername:
+            return .badRequest("invalid_username", "username must be \(AccountRules.usernameLengths.lowerBound) to \(AccountRules.usernameLengths.upperBound) characters of a-z, 0-9, _, . and -.")
+        case .invalidPassword(.tooShort):
+            return .badRequest("invalid_password", "password must be at least \(AccountRules.minimumPasswordLength) characters.")
+        case .invalidPassword(.tooLong):
+            return .badRequest("invalid_password", "password must be at most \(AccountRules.maximumPasswordBytes) bytes.")
+        case .invalidDisplayName:
+            return .badRequest("invalid_display_name", "displayName must be 1 to \(AccountRules.nameLengths.upperBound) characters.")
+        case .invalidEmail:
+            return .badRequest("invalid_email", "email is not an e-mail address.")
+        case .usernameTaken:
+            return APIError(.conflict, "username_taken", "This username is taken; choose another.")
+        case .noSuchAccount:
+            return APIError(.notFound, "not_found", "There is no such account.")
+        }
+    }
+}

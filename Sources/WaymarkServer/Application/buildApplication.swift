@@ -1,0 +1,113 @@
+import Fluent
+import NIOConcurrencyHelpers
+import NIOCore
+import Vapor
+import WaymarkCore
+
+/// Builds the server: a Vapor application on the database of `configuration` (SQLite in the
+/// data folder, or PostgreSQL), migrated, with every area's routes on stores made by
+/// `dependencies`, the web app when `configuration.web` is set, JSON errors, the security
+/// headers and the 8 MiB body limit. The caller runs it (`app.execute()`) or tests it
+/// (`app.testing()`), and shuts it down.
+public func buildApplication(
+    _ configuration: ServerConfiguration, _ dependencies: ServerDependencies = ServerDependencies(),
+    environment: Environment = .production
+) async throws -> Application {
+    let app = try await Application.make(environment)
+    do {
+        try await configure(app, configuration, dependencies)
+    } catch {
+        try? await app.asyncShutdown()
+        throw error
+    }
+    return app
+}
+
+/// Sets up `app` as ``buildApplication(_:_:environment:)`` describes.
+func configure(_ app: Application, _ configuration: ServerConfiguration, _ dependencies: ServerDependencies) async throws {
+    app.http.server.configuration.hostname = configuration.host
+    app.http.server.configuration.port = configuration.port
+    app.routes.defaultMaxBodySize = ByteCount(value: ServerConfiguration.maxBodySize)
+
+    try await app.useDatabase(configuration)
+    try await app.migrateDatabase()
+
+    let clock = dependencies.clock
+    let stores = dependencies.makeStores(app.serverDatabase, clock)
+    let hasher = PasswordHasher(cost: dependencies.passwordCost)
+    let accounts = AccountService(accounts: stores.accounts, sessions: stores.sessions, hasher: hasher, clock: clock)
+    app.lifecycle.use(Housekeeping(stores: stores, hasher: hasher, clock: clock))
+
+    // Security headers outermost, so that every answer has them, errors too; then errors as
+    // JSON; one log line per request (method and path only: no query, headers or body; Vapor
+    // gives each request an id); a declared body over the limit; the cross-site check before
+    // anything reads the cookie; the web app's files.
+    app.middleware = Middlewares()
+    app.middleware.use(SecurityHeadersMiddleware())
+    app.middleware.use(JSONErrorMiddleware())
+    app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
+    app.middleware.use(BodySizeLimitMiddleware())
+    app.middleware.use(CrossSiteRequestGuard())
+    if let web = configuration.web {
+        app.middleware.use(try WebAppMiddleware(location: web))
+    }
+
+    app.get("healthz") { _ in
+        Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: #"{"status":"ok"}"#))
+    }
+    app.get("openapi.yaml") { _ in
+        Response(status: .ok, headers: ["Content-Type": "application/yaml; charset=utf-8"], body: .init(string: OpenAPIDocument.yaml))
+    }
+
+    // Routes: signed requests (DESIGN §3.3).
+    let signature = SignatureAuthenticator(consumers: stores.consumers, nonces: stores.nonces, clock: clock)
+    RouteController(store: stores.routes).register(on: app.routes, signature: signature)
+
+    // Accounts and devices (§3.5): a session token by header or cookie.
+    let sessions = app.routes.grouped(BearerTokenAuthenticator(service: accounts), SessionCookieAuthenticator(service: accounts))
+    let signedIn = sessions.grouped(SignedInUser.required)
+    AccountController(service: accounts, throttle: SignInThrottle(), registrationOpen: configuration.registrationOpen)
+        .register(open: sessions, signedIn: signedIn)
+    KeyController(consumers: stores.consumers, clock: clock).register(on: signedIn)
+
+    if configuration.benchFloor {
+        try await BenchFloor.register(on: app)
+    }
+}
+
+/// Purges expired request nonces and sessions at start and every minute while the server
+/// runs, and stops the password hasher's threads at shutdown.
+final class Housekeeping: LifecycleHandler, Sendable {
+    private let task = NIOLockedValueBox<RepeatedTask?>(nil)
+    let stores: ServerStores
+    let hasher: PasswordHasher
+    let clock: WallClock
+
+    init(stores: ServerStores, hasher: PasswordHasher, clock: WallClock) {
+        self.stores = stores
+        self.hasher = hasher
+        self.clock = clock
+    }
+
+    func didBootAsync(_ application: Application) async throws {
+        let logger = application.logger
+        let eventLoop = application.eventLoopGroup.next()
+        let stores = self.stores, clock = self.clock
+        let repeated = eventLoop.scheduleRepeatedAsyncTask(initialDelay: .zero, delay: .seconds(60)) { _ in
+            eventLoop.makeFutureWithTask {
+                do {
+                    try await stores.nonces.purgeExpired(now: clock.now())
+                    try await stores.sessions.purgeExpired(now: clock.now())
+                } catch {
+                    logger.warning("could not purge expired nonces and sessions", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+                }
+            }
+        }
+        task.withLockedValue { $0 = repeated }
+    }
+
+    func shutdownAsync(_ application: Application) async {
+        task.withLockedValue { $0?.cancel(); $0 = nil }
+        try? await hasher.shutdown()
+    }
+}

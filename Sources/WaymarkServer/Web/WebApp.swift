@@ -1,0 +1,114 @@
+import Foundation
+import NIOCore
+import Vapor
+
+/// Where the web app's files are (DESIGN §3.8).
+public struct WebAppLocation: Sendable {
+    /// The repository's `Web/` folder, or another holding the same layout.
+    public var folder: URL
+    /// Where the system keeps browser libraries (Debian: `/usr/share/javascript`), served under `/vendor/`.
+    public var vendorFolder: URL
+
+    public init(folder: URL, vendorFolder: URL = URL(fileURLWithPath: "/usr/share/javascript")) {
+        self.folder = folder
+        self.vendorFolder = vendorFolder
+    }
+}
+
+/// A page URL of the web app: a pattern from `Web/app/pages.json` such as `/photos/:id`.
+struct WebPage: Decodable, Sendable {
+    var path: String
+
+    /// Whether a request path is this page.
+    func matches(_ requestPath: String) -> Bool {
+        let pattern = path.split(separator: "/", omittingEmptySubsequences: true)
+        let parts = requestPath.split(separator: "/", omittingEmptySubsequences: true)
+        guard pattern.count == parts.count else { return false }
+        return zip(pattern, parts).allSatisfy { $0.hasPrefix(":") ? !$1.isEmpty : $0 == $1 }
+    }
+}
+
+/// Serves the web app (DESIGN §3.8): the files of `Web/` at their paths, the system's browser
+/// libraries under `/vendor/`, and the shell (`index.html`) at every page URL that
+/// `Web/app/pages.json` lists — the same file the browser's router reads, so the pages are
+/// listed once. GET and HEAD only; everything else goes on to the API's routes.
+///
+/// Files are streamed by Vapor's `FileIO` (ETag, `Range`, `If-None-Match`) and revalidated on
+/// every load (`Cache-Control: no-cache`), because the service worker, not the HTTP cache,
+/// keeps the shell for offline use. A path with a `..`, empty or hidden segment is not served
+/// (Debian's library folders hold links into `/usr/share/nodejs`, which are followed).
+struct WebAppMiddleware: AsyncMiddleware {
+    let location: WebAppLocation
+    let pages: [WebPage]
+
+    /// Reads the page list of `location`.
+    /// - Throws: ``WebAppError`` when `index.html` or `app/pages.json` is missing or unreadable.
+    init(location: WebAppLocation) throws {
+        self.location = location
+        let index = location.folder.appendingPathComponent("index.html")
+        guard FileManager.default.fileExists(atPath: index.path) else {
+            throw WebAppError(message: "\(location.folder.path) holds no index.html; point --web at the repository's Web folder")
+        }
+        let list = location.folder.appendingPathComponent("app/pages.json")
+        do {
+            pages = try JSONDecoder().decode([WebPage].self, from: Data(contentsOf: list))
+        } catch {
+            throw WebAppError(message: "\(list.path) is not a JSON list of {\"path\": …} pages: \(error.localizedDescription)")
+        }
+    }
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        guard request.method == .GET || request.method == .HEAD else { return try await next.respond(to: request) }
+        let path = request.url.path
+        if path.hasPrefix("/api/") { return try await next.respond(to: request) }
+        if path.hasPrefix("/vendor/"), let file = Self.file(String(path.dropFirst("/vendor/".count)), in: location.vendorFolder) {
+            return try await serve(file, request: request, cacheControl: "public, max-age=86400")
+        }
+        if let file = Self.file(String(path.dropFirst()), in: location.folder) {
+            let response = try await serve(file, request: request, cacheControl: "no-cache")
+            if path == "/app/sw.js" {
+                response.headers.replaceOrAdd(name: "Service-Worker-Allowed", value: "/")
+            }
+            return response
+        }
+        if pages.contains(where: { $0.matches(path) }) {
+            return try await serve(location.folder.appendingPathComponent("index.html"), request: request, cacheControl: "no-cache")
+        }
+        return try await next.respond(to: request)
+    }
+
+    private func serve(_ file: URL, request: Request, cacheControl: String) async throws -> Response {
+        let response = try await request.fileio.asyncStreamFile(at: file.path)
+        response.headers.replaceOrAdd(name: .cacheControl, value: cacheControl)
+        if let type = Self.contentTypes[file.pathExtension.lowercased()] {
+            response.headers.replaceOrAdd(name: .contentType, value: type)
+        }
+        return response
+    }
+
+    /// The regular file at `relative` inside `folder`, or `nil` when there is none or the path
+    /// has an empty, `..` or hidden segment.
+    static func file(_ relative: String, in folder: URL) -> URL? {
+        guard let decoded = relative.removingPercentEncoding, !decoded.isEmpty else { return nil }
+        let segments = decoded.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") && !$0.contains("\\") && !$0.contains("\0") }) else { return nil }
+        let root = folder.standardizedFileURL
+        let candidate = root.appendingPathComponent(decoded).standardizedFileURL
+        guard candidate.path.hasPrefix(root.path + "/") else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+        return candidate
+    }
+
+    static let contentTypes = [
+        "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8", "json": "application/json; charset=utf-8", "webmanifest": "application/manifest+json",
+        "svg": "image/svg+xml", "png": "image/png", "ico": "image/x-icon", "woff2": "font/woff2", "map": "application/json",
+    ]
+}
+
+/// The web app's folder is not usable.
+public struct WebAppError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}
