@@ -9,6 +9,7 @@ export const CACHE_PREFIX = 'waymark-shell-';
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */
 export const SHELL_FILES = Object.freeze([
   '/',
+  '/favicon.ico',
   '/manifest.webmanifest',
   '/styles/app.css',
   '/app/api.js',

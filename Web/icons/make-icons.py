@@ -4,6 +4,8 @@ library, so they can be remade anywhere: python3 Web/icons/make-icons.py
 
 icon-192.png and icon-512.png: rounded square, transparent corners ("any").
 maskable-512.png: full-bleed background, the pin inside the 40 % safe-zone circle ("maskable").
+../favicon.ico: 32 and 48 px PNGs in an ICO, for what browsers ask for by themselves (e.g. when
+they show an API answer as a page).
 """
 import math
 import os
@@ -86,9 +88,23 @@ def png(width, height, raw):
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
 
 
+def ico(images):
+    """An ICO file holding PNG images: [(size, png bytes)]."""
+    header = struct.pack("<HHH", 0, 1, len(images))
+    offset = len(header) + 16 * len(images)
+    entries, data = b"", b""
+    for size, image in images:
+        entries += struct.pack("<BBBBHHII", size % 256, size % 256, 0, 0, 1, 32, len(image), offset + len(data))
+        data += image
+    return header + entries + data
+
+
 if __name__ == "__main__":
     here = os.path.dirname(os.path.abspath(__file__))
     for name, size, maskable in (("icon-192.png", 192, False), ("icon-512.png", 512, False), ("maskable-512.png", 512, True)):
         with open(os.path.join(here, name), "wb") as out:
             out.write(draw(size, maskable))
         print(name)
+    with open(os.path.join(here, "..", "favicon.ico"), "wb") as out:
+        out.write(ico([(32, draw(32, False)), (48, draw(48, False))]))
+    print("../favicon.ico")
