@@ -1,0 +1,208 @@
+"""Fixtures for the web app's browser tests: a fresh real `waymark serve` per test, and a
+phone-sized Chromium page that records console errors, page errors and CSP violations and
+saves screenshots to .build/test-results/web/.
+
+WAYMARK picks the server binary (default .build/debug/waymark), CHROMIUM the browser
+(default /usr/bin/chromium); DATABASE_URL is passed through to the server unchanged.
+"""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+REPO = Path(__file__).resolve().parents[3]
+WEB = REPO / "Web"
+RESULTS = REPO / ".build" / "test-results" / "web"
+WAYMARK = os.environ.get("WAYMARK", str(REPO / ".build" / "debug" / "waymark"))
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+PHONE = {"width": 390, "height": 844}
+
+
+def messages(language):
+    """The app's own words (Web/i18n/<language>.json), so tests assert what a person reads."""
+    return json.loads((WEB / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, url, port, log):
+        self.url, self.port, self.log = url, port, log
+
+    def log_text(self):
+        return self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
+
+
+@pytest.fixture(scope="session")
+def playwright_instance():
+    if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
+        pytest.fail(f"Chromium is missing at {CHROMIUM}: run scripts/bootstrap (Debian: apt install chromium) or set CHROMIUM", pytrace=False)
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance):
+    browser = playwright_instance.chromium.launch(executable_path=CHROMIUM, headless=True)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A fresh server: its own data folder and a free port; killed after the test."""
+    if not os.access(WAYMARK, os.X_OK):
+        pytest.fail(f"no server binary at {WAYMARK}: build it (swift build) or pass its path to scripts/web-check", pytrace=False)
+    port = free_port()
+    data = tmp_path / "data"
+    data.mkdir()
+    log = tmp_path / "server.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [WAYMARK, "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port), "--web", str(WEB)],
+            cwd=REPO, env=os.environ.copy(), stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    served = Server(url, port, log)
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"the server exited with {process.returncode}:\n{served.log_text()}", pytrace=False)
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"the server did not answer /healthz within 60 s:\n{served.log_text()}", pytrace=False)
+        time.sleep(0.1)
+    yield served
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture
+def api(playwright_instance, server):
+    """An HTTP client of its own (not the browser's cookies), for setting up and checking."""
+    context = playwright_instance.request.new_context(base_url=server.url)
+    yield context
+    context.dispose()
+
+
+def make_account(api, username, password="correct horse battery", display_name=None):
+    answer = api.post("/api/v1/accounts", data={"username": username, "password": password, "displayName": display_name or username.title()})
+    assert answer.status == 201, answer.text()
+    return answer.json()["user"]
+
+
+class Phone:
+    """A phone-sized page that collects what would be a defect: console errors, uncaught
+    exceptions, CSP violations and 5xx answers."""
+
+    def __init__(self, context, page, server, name):
+        self.context, self.page, self.server, self.name = context, page, server, name
+        self.problems = []
+        self.shots = []
+
+    def url(self, path="/"):
+        return self.server.url + path
+
+    def shot(self, step):
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        path = RESULTS / f"{self.name}-{step}.png"
+        self.page.screenshot(path=str(path))
+        self.shots.append(path)
+        return path
+
+    def watch(self, page):
+        def console(message):
+            if message.type != "error":
+                return
+            location = message.location.get("url", "") if message.location else ""
+            # The browser logs every 4xx answer and every request that failed offline; for the API
+            # those are expected answers that the page shows in its own words.
+            if message.text.startswith("Failed to load resource") and "/api/" in location:
+                return
+            self.problems.append(f"console error on {page.url}: {message.text} ({location})")
+
+        page.on("console", console)
+        page.on("pageerror", lambda error: self.problems.append(f"uncaught error on {page.url}: {error}"))
+
+        def response(answer):
+            if answer.status >= 500:
+                self.problems.append(f"{answer.status} from {answer.request.method} {answer.url}")
+
+        page.on("response", response)
+
+
+CSP_WATCH = """
+document.addEventListener('securitypolicyviolation', (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'} in ${event.sourceFile}:${event.lineNumber}`);
+});
+"""
+
+
+def open_phone(browser, server, request, locale):
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name).strip("-")
+    context = browser.new_context(
+        viewport=PHONE, screen=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2,
+        locale=locale, timezone_id="Europe/Berlin", base_url=server.url)
+    context.set_default_timeout(15000)
+    context.add_init_script(CSP_WATCH)
+    page = context.new_page()
+    phone = Phone(context, page, server, name)
+    phone.watch(page)
+    return phone
+
+
+@pytest.fixture
+def phone_for(browser, server, request):
+    """phone_for(locale) opens a phone in that locale; after the test it must have seen no problem."""
+    phones = []
+
+    def make(locale="en-US"):
+        phone = open_phone(browser, server, request, locale)
+        phones.append(phone)
+        return phone
+
+    yield make
+    problems = [problem for phone in phones for problem in phone.problems]
+    for phone in phones:
+        phone.context.close()
+    assert problems == [], "\n".join(problems) + f"\nserver log:\n{server.log_text()}"
+
+
+@pytest.fixture
+def phone(phone_for):
+    return phone_for("en-US")
+
+
+WAIT_FOR_SERVICE_WORKER = """async () => {
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+  }
+  return navigator.serviceWorker.controller.scriptURL;
+}"""
+
+
+def wait_for_service_worker(page):
+    """Waits until the service worker controls the page (page.evaluate works under the CSP;
+    wait_for_function would need eval) and returns its script URL."""
+    return page.evaluate(WAIT_FOR_SERVICE_WORKER)

@@ -1,0 +1,62 @@
+"""A signed-in person visits another site whose page posts a form to Waymark's API: the
+browser sends the session cookie along (same site, another port), and the server must refuse."""
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import messages
+from flows import sign_up
+
+ATTACKER_PAGE = """<!doctype html><meta charset="utf-8"><title>Win a prize</title>
+<form id="f" method="POST" action="{target}" enctype="text/plain">
+<input type="hidden" name='{{"name":"evil","x":"' value='"}}'>
+</form>
+<script>document.getElementById('f').submit();</script>
+"""
+
+
+@pytest.fixture
+def attacker(server):
+    """A page on another origin (127.0.0.1, another port: the same site, so SameSite=Lax still sends the cookie)."""
+    html = ATTACKER_PAGE.format(target=f"{server.url}/api/v1/keys").encode()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(html)))
+            self.end_headers()
+            self.wfile.write(html)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_a_form_posted_from_another_origin_is_refused(phone, attacker):
+    page = phone.page
+    page.goto("/account")
+    assert sign_up(phone, "en", "erin", "correct horse battery", "Erin").status == 201
+    expect(page.get_by_role("heading", level=1)).to_have_text(messages("en")["account.heading"])
+
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/keys") and r.request.method == "POST") as posted:
+        page.goto(attacker)
+    answer = posted.value
+    sent = answer.request.all_headers()
+    assert "waymark_session=" in sent.get("cookie", ""), "the browser did not send the cookie: the test proves nothing"
+    assert sent.get("origin") == attacker.rstrip("/")
+    assert answer.status == 403, f"{answer.status} {answer.text()}"
+    assert answer.json()["error"] == "cross_site_request"
+    phone.shot("refused")
+
+    keys = page.request.get(phone.url("/api/v1/keys"))
+    assert keys.status == 200
+    assert keys.json()["items"] == [], "a key was created by the other site's form"
