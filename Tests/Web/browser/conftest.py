@@ -45,6 +45,10 @@ class Server:
         return self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "serve_args(*args): more arguments for `waymark serve` in this test")
+
+
 @pytest.fixture(scope="session")
 def playwright_instance():
     if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
@@ -61,8 +65,10 @@ def browser(playwright_instance):
 
 
 @pytest.fixture
-def server(tmp_path):
+def server(tmp_path, request):
     """A fresh server: its own data folder and a free port; killed after the test."""
+    marker = request.node.get_closest_marker("serve_args")
+    extra = [str(arg) for arg in marker.args] if marker else []
     if not os.access(WAYMARK, os.X_OK):
         pytest.fail(f"no server binary at {WAYMARK}: build it (swift build) or pass its path to scripts/web-check", pytrace=False)
     port = free_port()
@@ -71,7 +77,7 @@ def server(tmp_path):
     log = tmp_path / "server.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [WAYMARK, "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port), "--web", str(WEB)],
+            [WAYMARK, "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port), "--web", str(WEB), *extra],
             cwd=REPO, env=os.environ.copy(), stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     served = Server(url, port, log)

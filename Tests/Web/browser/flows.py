@@ -16,8 +16,7 @@ def sign_up(phone, language, username, password, display_name, email=""):
     sign_up_form.get_by_label(m["field.username"]).fill(username)
     sign_up_form.get_by_label(m["field.password"], exact=True).fill(password)
     sign_up_form.get_by_label(m["field.displayName"]).fill(display_name)
-    if email:
-        sign_up_form.get_by_label(m["field.email"]).fill(email)
+    sign_up_form.get_by_label(m["field.email"]).fill(email)
     with page.expect_response(lambda r: r.url.endswith("/api/v1/accounts") and r.request.method == "POST") as answer:
         sign_up_form.get_by_role("button", name=m["account.signUp.submit"]).click()
     return answer.value

@@ -124,3 +124,39 @@ def test_too_many_attempts_says_how_long_to_wait(phone, api):
     # While locked, even the right password is refused: the wait is what stops guessing.
     answer = sign_in(phone, "en", "carol", PASSWORD)
     assert answer.status == 429, answer.text()
+
+
+def test_sign_up_rules_are_explained_in_german(phone_for, api):
+    make_account(api, "taken")
+    phone = phone_for("de-DE")
+    page = phone.page
+    m = messages("de")
+    page.goto("/account#sign-up")
+    error = form(page, "sign-up-form").get_by_role("alert")
+
+    answer = sign_up(phone, "de", "No Spaces!", PASSWORD, "Heidi")
+    assert (answer.status, answer.json()["error"]) == (400, "invalid_username")
+    expect(error).to_have_text(m["error.invalid_username"])
+
+    answer = sign_up(phone, "de", "heidi", "kurz", "Heidi")
+    assert (answer.status, answer.json()["error"]) == (400, "invalid_password")
+    expect(error).to_have_text(m["error.invalid_password"])
+
+    answer = sign_up(phone, "de", "heidi", PASSWORD, "Heidi", "keine-adresse")
+    assert (answer.status, answer.json()["error"]) == (400, "invalid_email")
+    expect(error).to_have_text(m["error.invalid_email"])
+
+    answer = sign_up(phone, "de", "taken", PASSWORD, "Heidi")
+    assert (answer.status, answer.json()["error"]) == (409, "username_taken")
+    expect(error).to_have_text(m["error.username_taken"])
+    phone.shot("username-taken")
+
+
+@pytest.mark.serve_args("--registration", "closed")
+def test_closed_registration_is_explained(phone):
+    page = phone.page
+    page.goto("/account")
+    answer = sign_up(phone, "en", "ivan", PASSWORD, "Ivan")
+    assert (answer.status, answer.json()["error"]) == (403, "registration_closed")
+    expect(form(page, "sign-up-form").get_by_role("alert")).to_have_text(messages("en")["error.registration_closed"])
+    phone.shot("registration-closed")
