@@ -12,11 +12,11 @@ public enum AccountRole: String, Codable, Sendable, CaseIterable {
 public enum AccountRules {
     /// 3–32 characters.
     public static let usernameLengths = 3...32
-    /// At least 10 characters…
+    /// At least 10 characters (Unicode scalars, as JSON Schema's `minLength` counts them)…
     public static let minimumPasswordLength = 10
     /// …and at most 1,024 bytes of UTF-8.
     public static let maximumPasswordBytes = 1_024
-    /// A display name or device name: 1–100 characters.
+    /// A display name or device name: 1–100 characters (Unicode scalars).
     public static let nameLengths = 1...100
 
     /// A username as stored: lowercased (usernames are unique ignoring case).
@@ -32,7 +32,7 @@ public enum AccountRules {
 
     /// Why `password` is not acceptable, or `nil` when it is.
     public static func passwordProblem(_ password: String) -> PasswordProblem? {
-        if password.count < minimumPasswordLength { return .tooShort }
+        if password.unicodeScalars.count < minimumPasswordLength { return .tooShort }
         if password.utf8.count > maximumPasswordBytes { return .tooLong }
         return nil
     }
@@ -43,11 +43,17 @@ public enum AccountRules {
         case tooLong
     }
 
-    /// Whether `email` looks like an address (one `@` with text on both sides, no spaces, at most 254 characters).
+    /// Whether `email` looks like an address: text, one `@`, text, no spaces, at most 254 characters.
+    /// (Whether it receives mail only a mail can tell.)
     public static func isPlausibleEmail(_ email: String) -> Bool {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        return email.count <= 254 && parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
+        return email.unicodeScalars.count <= 254 && parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
             && !email.contains(where: { $0.isWhitespace })
+    }
+
+    /// Whether a trimmed display or device name has an allowed length.
+    public static func isValidName(_ name: String) -> Bool {
+        nameLengths.contains(name.unicodeScalars.count)
     }
 }
 

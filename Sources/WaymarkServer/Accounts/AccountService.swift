@@ -33,7 +33,7 @@ struct AccountService: Sendable {
         guard AccountRules.isValidUsername(username) else { throw AccountProblem.invalidUsername }
         if let problem = AccountRules.passwordProblem(request.password) { throw AccountProblem.invalidPassword(problem) }
         let displayName = (request.displayName?.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isEmpty ? nil : $0 } ?? username
-        guard AccountRules.nameLengths.contains(displayName.count) else { throw AccountProblem.invalidDisplayName }
+        guard AccountRules.isValidName(displayName) else { throw AccountProblem.invalidDisplayName }
         let email = (request.email?.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isEmpty ? nil : $0 }
         if let email, !AccountRules.isPlausibleEmail(email) { throw AccountProblem.invalidEmail }
         // Cheap check first, so that a taken name does not cost a hash; the store's unique index decides.

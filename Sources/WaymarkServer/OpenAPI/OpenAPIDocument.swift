@@ -1,15 +1,22 @@
-/// The OpenAPI 3.1 description of the route API, served at `GET /openapi.yaml`.
+/// The OpenAPI 3.1 description of the API, served at `GET /openapi.yaml`.
 ///
-/// Written by hand from DESIGN §3.3; keep it in step with ``RouteController`` and
-/// ``SignatureMiddleware`` (the tests check that every path and status is mentioned).
+/// Written by hand from DESIGN §3.3 and §3.5. It cannot drift from the server unnoticed: a test
+/// compares its paths and methods with the application's route table (`app.routes`), and
+/// schemathesis (`scripts/api-check`) checks every answer against it.
 enum OpenAPIDocument {
     static let yaml = #"""
 openapi: 3.1.0
 info:
-  title: Waymark route API
-  version: 2.0.0
-  summary: Stores encrypted GPS routes that the server cannot read.
+  title: Waymark API
+  version: 2.1.0
+  summary: Accounts, device keys, and encrypted GPS routes that the server cannot read.
   description: |
+    Accounts (DESIGN §3.5): register or sign in to get a session token (wmt_…), sent as
+    Authorization: Bearer (apps) or in the waymark_session cookie (the web pages). A write
+    from another site's page (a foreign Origin, or Sec-Fetch-Site: cross-site) is refused
+    with 403 cross_site_request unless it carries a bearer token or a request signature.
+    Ten failed sign-ins for one username or client address within 15 minutes answer 429.
+
     Clients upload routes encrypted with the photographer's passphrase (the envelope),
     find them again by a lookup key derived from the QR nonce, and delete them with a
     delete token only the passphrase holder can derive.
@@ -160,6 +167,198 @@ paths:
           $ref: "#/components/responses/NotFound"
         "500":
           $ref: "#/components/responses/InternalError"
+  /api/v1/accounts:
+    post:
+      operationId: createAccount
+      summary: Register an account (unless the server's registration is closed); signs it in.
+      security: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/NewAccount"
+      responses:
+        "201":
+          $ref: "#/components/responses/Session"
+        "400":
+          $ref: "#/components/responses/AccountBadRequest"
+        "403":
+          $ref: "#/components/responses/AccountForbidden"
+        "409":
+          description: "The username is taken (username_taken); usernames are unique ignoring case."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "413":
+          $ref: "#/components/responses/PayloadTooLarge"
+        "500":
+          $ref: "#/components/responses/InternalError"
+  /api/v1/sessions:
+    post:
+      operationId: signIn
+      summary: Sign in; answers a session token and sets the session cookie.
+      security: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/SignIn"
+      responses:
+        "200":
+          $ref: "#/components/responses/Session"
+        "400":
+          $ref: "#/components/responses/AccountBadRequest"
+        "401":
+          description: "The username or the password is wrong (wrong_credentials); the two are not told apart."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "403":
+          $ref: "#/components/responses/AccountForbidden"
+        "413":
+          $ref: "#/components/responses/PayloadTooLarge"
+        "429":
+          description: "Ten failed sign-ins for this username or client address within 15 minutes (too_many_attempts)."
+          headers:
+            Retry-After:
+              description: Seconds until another attempt is allowed.
+              schema:
+                type: integer
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "500":
+          $ref: "#/components/responses/InternalError"
+  /api/v1/sessions/current:
+    delete:
+      operationId: signOut
+      summary: Sign out; the token or cookie stops working at once.
+      security:
+        - bearer: []
+        - sessionCookie: []
+      responses:
+        "204":
+          description: Signed out; the cookie is cleared.
+        "401":
+          $ref: "#/components/responses/NotSignedIn"
+        "403":
+          $ref: "#/components/responses/AccountForbidden"
+        "500":
+          $ref: "#/components/responses/InternalError"
+  /api/v1/me:
+    get:
+      operationId: me
+      summary: The signed-in account.
+      security:
+        - bearer: []
+        - sessionCookie: []
+      responses:
+        "200":
+          description: The account.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/User"
+        "401":
+          $ref: "#/components/responses/NotSignedIn"
+        "500":
+          $ref: "#/components/responses/InternalError"
+  /api/v1/keys:
+    post:
+      operationId: createDeviceKey
+      summary: A consumer key and secret for a device of the signed-in account; the secret is shown only now.
+      security:
+        - bearer: []
+        - sessionCookie: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [name]
+              properties:
+                name:
+                  type: string
+                  minLength: 1
+                  maxLength: 100
+                  pattern: "\\S"
+                  description: 1 to 100 characters, not only spaces (trimmed).
+      responses:
+        "201":
+          description: The new key.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/NewDeviceKey"
+        "400":
+          $ref: "#/components/responses/AccountBadRequest"
+        "401":
+          $ref: "#/components/responses/NotSignedIn"
+        "403":
+          $ref: "#/components/responses/AccountForbidden"
+        "413":
+          $ref: "#/components/responses/PayloadTooLarge"
+        "500":
+          $ref: "#/components/responses/InternalError"
+    get:
+      operationId: listDeviceKeys
+      summary: The signed-in account's device keys that are not revoked (never their secrets).
+      security:
+        - bearer: []
+        - sessionCookie: []
+      responses:
+        "200":
+          description: The keys, oldest first.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, next]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/DeviceKey"
+                  next:
+                    type: ["string", "null"]
+        "401":
+          $ref: "#/components/responses/NotSignedIn"
+        "500":
+          $ref: "#/components/responses/InternalError"
+  /api/v1/keys/{key}:
+    parameters:
+      - name: key
+        in: path
+        required: true
+        schema:
+          type: string
+    delete:
+      operationId: revokeDeviceKey
+      summary: Revoke one of the signed-in account's device keys; requests signed with it are refused at once.
+      security:
+        - bearer: []
+        - sessionCookie: []
+      responses:
+        "204":
+          description: Revoked.
+        "401":
+          $ref: "#/components/responses/NotSignedIn"
+        "403":
+          $ref: "#/components/responses/AccountForbidden"
+        "404":
+          description: "No such key among the account's (not_found); another account's key answers the same."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "500":
+          $ref: "#/components/responses/InternalError"
   /route:
     post:
       operationId: createRouteBase64
@@ -200,6 +399,15 @@ paths:
           $ref: "#/components/responses/InternalError"
 components:
   securitySchemes:
+    bearer:
+      type: http
+      scheme: bearer
+      description: A session token (wmt_…) from POST /api/v1/accounts or /api/v1/sessions; `Token token="wmt_…"` is accepted too.
+    sessionCookie:
+      type: apiKey
+      in: cookie
+      name: waymark_session
+      description: The same token in the cookie the web pages use.
     apiKey:
       type: apiKey
       in: header
@@ -337,6 +545,88 @@ components:
           type: integer
         envelope:
           $ref: "#/components/schemas/RouteEnvelope"
+    NewAccount:
+      type: object
+      required: [username, password]
+      properties:
+        username:
+          type: string
+          pattern: "^[A-Za-z0-9_.-]{3,32}$"
+          description: 3 to 32 of a-z, 0-9, _, . and - (stored lowercased; unique ignoring case).
+        password:
+          type: string
+          minLength: 10
+          description: At least 10 characters, at most 1,024 bytes of UTF-8.
+        displayName:
+          type: ["string", "null"]
+          maxLength: 100
+          description: The name others see; blank or null means the username.
+        email:
+          description: An e-mail address; empty or null means none.
+          anyOf:
+            - type: string
+              format: email
+              maxLength: 254
+            - const: ""
+            - type: "null"
+    SignIn:
+      type: object
+      required: [username, password]
+      properties:
+        username:
+          type: string
+        password:
+          type: string
+    User:
+      type: object
+      required: [id, username, displayName, email, role, createdAt]
+      properties:
+        id:
+          type: string
+          format: uuid
+        username:
+          type: string
+        displayName:
+          type: string
+        email:
+          type: ["string", "null"]
+        role:
+          type: string
+          enum: [user, officer, admin]
+        createdAt:
+          type: integer
+          description: Unix seconds.
+    Session:
+      type: object
+      required: [user, token]
+      properties:
+        user:
+          $ref: "#/components/schemas/User"
+        token:
+          type: string
+          pattern: "^wmt_[A-Za-z0-9_-]{43}$"
+    DeviceKey:
+      type: object
+      required: [key, name, createdAt]
+      properties:
+        key:
+          type: string
+        name:
+          type: string
+        createdAt:
+          type: integer
+    NewDeviceKey:
+      type: object
+      required: [key, secret, name, createdAt]
+      properties:
+        key:
+          type: string
+        secret:
+          type: string
+        name:
+          type: string
+        createdAt:
+          type: integer
     Error:
       type: object
       required: [error, reason]
@@ -348,6 +638,36 @@ components:
           type: string
           description: What happened and what to do, for people.
   responses:
+    Session:
+      description: Signed in; the token is also set as the waymark_session cookie (HttpOnly, SameSite=Lax).
+      headers:
+        Set-Cookie:
+          schema:
+            type: string
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/Session"
+    AccountBadRequest:
+      description: |
+        Malformed input; the reason names the field. Codes: invalid_json, invalid_request,
+        invalid_username, invalid_password, invalid_display_name, invalid_email, invalid_name.
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/Error"
+    AccountForbidden:
+      description: "A write from another site's page (cross_site_request), or registration is closed (registration_closed)."
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/Error"
+    NotSignedIn:
+      description: "No valid session token or cookie (not_signed_in)."
+      content:
+        application/json:
+          schema:
+            $ref: "#/components/schemas/Error"
     RouteCreated:
       description: Stored (or, for a retry with the same Idempotency-Key, stored before).
       headers:
