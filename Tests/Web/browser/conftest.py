@@ -31,6 +31,11 @@ def messages(language):
     return json.loads((WEB / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
 
 
+def username(name):
+    """A username no other test uses: on PostgreSQL (DATABASE_URL) every test's server shares one database."""
+    return f"{name}-{os.urandom(4).hex()}"
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

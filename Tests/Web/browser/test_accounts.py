@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import make_account, messages
+from conftest import make_account, messages, username
 from flows import expect_signed_in, form, sign_in, sign_out, sign_up
 
 LOCALES = [("en-US", "en", "de"), ("de-DE", "de", "en")]
@@ -40,9 +40,10 @@ def test_sign_up_sign_out_sign_in(phone_for, locale, language, other):
     toggle.click()
     expect(password).to_have_attribute("type", "password")
 
-    answer = sign_up(phone, language, "alice", PASSWORD, "Alice Example", "alice@example.org")
+    alice = username("alice")
+    answer = sign_up(phone, language, alice, PASSWORD, "Alice Example", "alice@example.org")
     assert answer.status == 201, answer.text()
-    expect_signed_in(phone, language, "Alice Example", "alice")
+    expect_signed_in(phone, language, "Alice Example", alice)
     expect(page.locator("dl.facts").first).to_contain_text("alice@example.org")
     expect(page.get_by_role("status")).to_have_text(m["status.accountCreated"].replace("{name}", "Alice Example"))
     cookie = next(c for c in phone.context.cookies() if c["name"] == "waymark_session")
@@ -55,9 +56,9 @@ def test_sign_up_sign_out_sign_in(phone_for, locale, language, other):
     assert page.request.get("/api/v1/me").status == 401, "the session still works after signing out"
     phone.shot("4-signed-out")
 
-    answer = sign_in(phone, language, "alice", PASSWORD)
+    answer = sign_in(phone, language, alice, PASSWORD)
     assert answer.status == 200, answer.text()
-    expect_signed_in(phone, language, "Alice Example", "alice")
+    expect_signed_in(phone, language, "Alice Example", alice)
     expect(page.get_by_role("status")).to_have_text(m["status.signedIn"].replace("{name}", "Alice Example"))
     phone.shot("5-signed-in")
 
@@ -84,11 +85,12 @@ def test_sign_up_sign_out_sign_in(phone_for, locale, language, other):
 
 @pytest.mark.parametrize("locale,language", [("en-US", "en"), ("de-DE", "de")], ids=["en", "de"])
 def test_wrong_password_is_explained_in_the_chosen_language(phone_for, api, locale, language):
-    make_account(api, "bob")
+    bob = username("bob")
+    make_account(api, bob)
     phone = phone_for(locale)
     page = phone.page
     page.goto("/account")
-    answer = sign_in(phone, language, "bob", "not the password")
+    answer = sign_in(phone, language, bob, "not the password")
     assert answer.status == 401
     assert answer.json()["error"] == "wrong_credentials"
     error = form(page, "sign-in-form").get_by_role("alert")
@@ -96,23 +98,24 @@ def test_wrong_password_is_explained_in_the_chosen_language(phone_for, api, loca
     if language == "de":
         expect(error).to_have_text("Benutzername oder Passwort ist falsch.")
     # The field keeps what was typed, so a typo can be fixed.
-    expect(form(page, "sign-in-form").get_by_label(messages(language)["field.username"])).to_have_value("bob")
+    expect(form(page, "sign-in-form").get_by_label(messages(language)["field.username"])).to_have_value(bob)
     phone.shot("wrong-password")
 
 
 def test_too_many_attempts_says_how_long_to_wait(phone, api):
-    make_account(api, "carol")
+    carol = username("carol")
+    make_account(api, carol)
     page = phone.page
     m = messages("en")
     page.goto("/account")
     error = form(page, "sign-in-form").get_by_role("alert")
     for attempt in range(1, 11):
-        answer = sign_in(phone, "en", "carol", f"wrong password {attempt}")
+        answer = sign_in(phone, "en", carol, f"wrong password {attempt}")
         assert answer.status == 401, f"attempt {attempt}: {answer.status} {answer.text()}"
         expect(error).to_have_text(m["error.wrong_credentials"])
     phone.shot("after-ten")
 
-    answer = sign_in(phone, "en", "carol", "wrong password 11")
+    answer = sign_in(phone, "en", carol, "wrong password 11")
     assert answer.status == 429, answer.text()
     assert answer.json()["error"] == "too_many_attempts"
     retry_after = answer.headers.get("retry-after")
@@ -122,12 +125,13 @@ def test_too_many_attempts_says_how_long_to_wait(phone, api):
     phone.shot("too-many")
 
     # While locked, even the right password is refused: the wait is what stops guessing.
-    answer = sign_in(phone, "en", "carol", PASSWORD)
+    answer = sign_in(phone, "en", carol, PASSWORD)
     assert answer.status == 429, answer.text()
 
 
 def test_sign_up_rules_are_explained_in_german(phone_for, api):
-    make_account(api, "taken")
+    taken = username("taken")
+    make_account(api, taken)
     phone = phone_for("de-DE")
     page = phone.page
     m = messages("de")
@@ -138,15 +142,15 @@ def test_sign_up_rules_are_explained_in_german(phone_for, api):
     assert (answer.status, answer.json()["error"]) == (400, "invalid_username")
     expect(error).to_have_text(m["error.invalid_username"])
 
-    answer = sign_up(phone, "de", "heidi", "kurz", "Heidi")
+    answer = sign_up(phone, "de", username("heidi"), "kurz", "Heidi")
     assert (answer.status, answer.json()["error"]) == (400, "invalid_password")
     expect(error).to_have_text(m["error.invalid_password"])
 
-    answer = sign_up(phone, "de", "heidi", PASSWORD, "Heidi", "keine-adresse")
+    answer = sign_up(phone, "de", username("heidi"), PASSWORD, "Heidi", "keine-adresse")
     assert (answer.status, answer.json()["error"]) == (400, "invalid_email")
     expect(error).to_have_text(m["error.invalid_email"])
 
-    answer = sign_up(phone, "de", "taken", PASSWORD, "Heidi")
+    answer = sign_up(phone, "de", taken, PASSWORD, "Heidi")
     assert (answer.status, answer.json()["error"]) == (409, "username_taken")
     expect(error).to_have_text(m["error.username_taken"])
     phone.shot("username-taken")
@@ -156,7 +160,7 @@ def test_sign_up_rules_are_explained_in_german(phone_for, api):
 def test_closed_registration_is_explained(phone):
     page = phone.page
     page.goto("/account")
-    answer = sign_up(phone, "en", "ivan", PASSWORD, "Ivan")
+    answer = sign_up(phone, "en", username("ivan"), PASSWORD, "Ivan")
     assert (answer.status, answer.json()["error"]) == (403, "registration_closed")
     expect(form(page, "sign-up-form").get_by_role("alert")).to_have_text(messages("en")["error.registration_closed"])
     phone.shot("registration-closed")

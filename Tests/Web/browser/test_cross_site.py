@@ -6,7 +6,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from playwright.sync_api import expect
 
-from conftest import messages
+from conftest import messages, username
 from flows import sign_up
 
 ATTACKER_PAGE = """<!doctype html><meta charset="utf-8"><title>Win a prize</title>
@@ -44,7 +44,7 @@ def attacker(server):
 def test_a_form_posted_from_another_origin_is_refused(phone, attacker):
     page = phone.page
     page.goto("/account")
-    assert sign_up(phone, "en", "erin", "correct horse battery", "Erin").status == 201
+    assert sign_up(phone, "en", username("erin"), "correct horse battery", "Erin").status == 201
     expect(page.get_by_role("heading", level=1)).to_have_text(messages("en")["account.heading"])
 
     with page.expect_response(lambda r: r.url.endswith("/api/v1/keys") and r.request.method == "POST") as posted:

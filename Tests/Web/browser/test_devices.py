@@ -3,7 +3,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import messages
+from conftest import messages, username
 from flows import sign_up
 
 M = messages("en")
@@ -13,7 +13,7 @@ def test_add_a_device_see_the_secret_once_and_revoke_it(phone):
     page = phone.page
     phone.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=phone.url(""))
     page.goto("/account")
-    assert sign_up(phone, "en", "frank", "correct horse battery", "Frank").status == 201
+    assert sign_up(phone, "en", username("frank"), "correct horse battery", "Frank").status == 201
     devices = page.get_by_role("region", name=M["devices.heading"])
     expect(devices.get_by_role("listitem")).to_have_text([M["devices.empty"]])
 

@@ -5,7 +5,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from conftest import WEB, make_account, messages, wait_for_service_worker
+from conftest import WEB, make_account, messages, username, wait_for_service_worker
 
 PAGES = [page["path"] for page in json.loads((WEB / "app" / "pages.json").read_text())]
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
@@ -23,8 +23,9 @@ def check_headers(answer):
 def test_every_page_opens_cleanly(phone, api, signed_in):
     page = phone.page
     if signed_in:
-        make_account(api, "grace")
-        assert page.request.post("/api/v1/sessions", data={"username": "grace", "password": "correct horse battery"}).status == 200
+        grace = username("grace")
+        make_account(api, grace)
+        assert page.request.post("/api/v1/sessions", data={"username": grace, "password": "correct horse battery"}).status == 200
     for path in PAGES:
         answer = page.goto(path)
         assert answer.status == 200, path
