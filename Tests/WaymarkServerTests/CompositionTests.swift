@@ -1,0 +1,162 @@
+import Fluent
+import Foundation
+import NIOConcurrencyHelpers
+import SQLKit
+import Testing
+import Vapor
+import VaporTesting
+import WaymarkAPI
+import WaymarkCore
+@testable import WaymarkServer
+
+/// A route store in memory, to show that the server takes whatever store it is given.
+final class MemoryRouteStore: RouteStore, Sendable {
+    private let routes = NIOLockedValueBox<[String: (route: WaymarkServer.StoredRoute, lookup: String?)]>([:])
+    let clock: WallClock
+
+    init(clock: WallClock) {
+        self.clock = clock
+    }
+
+    var count: Int { routes.withLockedValue { $0.count } }
+
+    func create(_ route: NewRoute, consumerID: UUID, idempotencyKey: String?, nonce: NonceClaim?) async throws -> CreateOutcome {
+        let created = RouteCreated(routeID: RouteID.random(), creationTime: clock.unixSeconds)
+        let stored = WaymarkServer.StoredRoute(id: created.routeID, envelopeJSON: String(decoding: route.envelope.jsonData(), as: UTF8.self),
+                                 creationTime: created.creationTime, deleteTokenHash: route.deleteTokenHash)
+        routes.withLockedValue { $0[created.routeID] = (stored, route.lookup) }
+        return .created(created)
+    }
+
+    func route(id: String) async throws -> WaymarkServer.StoredRoute? { routes.withLockedValue { $0[id]?.route } }
+
+    func route(lookup: String) async throws -> WaymarkServer.StoredRoute? {
+        routes.withLockedValue { all in all.values.filter { $0.lookup == lookup }.map(\.route).max { $0.creationTime < $1.creationTime } }
+    }
+
+    func delete(id: String) async throws { routes.withLockedValue { $0[id] = nil } }
+}
+
+@Suite("The server is composed by buildApplication from swappable stores")
+struct CompositionTests {
+    @Test("A route store swapped for one in memory serves the route API; the database's routes table stays empty", arguments: TestDatabase.all)
+    func swappedRouteStore(database: TestDatabase) async throws {
+        let clock = WallClock.fixed(Date())
+        let memory = MemoryRouteStore(clock: clock)
+        var dependencies = ServerDependencies.testing
+        dependencies.clock = clock
+        dependencies.makeStores = { database, clock in
+            var stores = ServerStores.fluent(database, clock: clock)
+            stores.routes = memory
+            return stores
+        }
+        try await withServer(database, dependencies: dependencies) { server in
+            let sample = try Sample.request()
+            let created = try await server.signed(.POST, "/api/v1/routes", body: Sample.json(sample.request))
+            #expect(created.status == .created)
+            let id = try created.decode(RouteCreated.self)
+            #expect(id.creationTime == clock.unixSeconds, "the injected clock stamps the route")
+            #expect(memory.count == 1)
+            #expect(try await server.routeCount() == 0, "nothing reached the database's routes table")
+            let found = try await server.signed(.GET, "/api/v1/routes?lookup=\(sample.request.lookup)")
+            #expect(try found.decode(RouteRecord.self).envelope == sample.request.envelope)
+            #expect(try await server.signed(.DELETE, "/api/v1/routes/\(id.routeID)", headers: [APIHeader.deleteToken: sample.deleteToken]).status == .noContent)
+            #expect(memory.count == 0)
+        }
+    }
+
+    @Test("The OpenAPI document describes exactly the routes the application serves")
+    func openAPIMatchesRoutes() async throws {
+        try await withServer(.sqlite) { server in
+            let served = Set(server.app.routes.all.map { route in
+                "\(route.method.rawValue) /" + route.path.map { component -> String in
+                    switch component {
+                    case let .parameter(name): return "{\(name)}"
+                    default: return component.description
+                    }
+                }.joined(separator: "/")
+            })
+            var documented = Set<String>()
+            var path: String?
+            for line in OpenAPIDocument.yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line == "components:" { break }
+                if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") {
+                    path = String(line.dropFirst(2).dropLast())
+                } else if let path, line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"),
+                          ["get", "post", "put", "patch", "delete"].contains(line.trimmingCharacters(in: .whitespaces).dropLast()) {
+                    documented.insert("\(line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()) \(path)")
+                }
+            }
+            #expect(documented.count >= 14)
+            #expect(served.subtracting(documented).isEmpty, "served but not documented: \(served.subtracting(documented).sorted())")
+            #expect(documented.subtracting(served).isEmpty, "documented but not served: \(documented.subtracting(served).sorted())")
+        }
+    }
+
+    @Test("405 comes from the route table: a new route is counted without a list to edit")
+    func methodNotAllowedFromRouteTable() async throws {
+        try await withServer(.sqlite) { server in
+            server.app.patch("api", "v1", "experiment", ":id") { _ in Response(status: .noContent) }
+            let answer = try await server.send(.GET, "/api/v1/experiment/7")
+            #expect(answer.status == .methodNotAllowed)
+            #expect(answer.headers.first(name: .allow) == "PATCH")
+            #expect(try await server.send(.GET, "/api/v1/experiment").status == .notFound)
+            #expect(try await server.send(.PUT, "/api/v1/keys/wmk_x").headers.first(name: .allow) == "DELETE")
+        }
+    }
+}
+
+@Suite("Accounts keep no secret in clear: not in the database, not in the logs")
+struct AccountSecretsTests {
+    @Test("Passwords and session tokens appear neither in the database files or rows nor in the log; the hash is Argon2id", arguments: TestDatabase.all)
+    func noSecretsStoredOrLogged(database: TestDatabase) async throws {
+        let directory = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = CapturedLog()
+        let password = "Seventeen ravens over Lipica \(UUID().uuidString.prefix(4))"
+        var secrets: [String] = [password]
+        let name = "hana-\(UUID().uuidString.prefix(8).lowercased())"
+        try await withServer(database, dataDirectory: directory) { server in
+            server.app.logger = log.logger()
+            let registered = try await server.register(name, password: password)
+            secrets.append(registered.token)
+            let signedIn = try await server.json(.POST, "/api/v1/sessions", SignInRequest(username: name, password: password)).decode(SessionDTO.self)
+            secrets.append(signedIn.token)
+            _ = try await server.json(.POST, "/api/v1/sessions", SignInRequest(username: name, password: password + "x"))
+            let key = try await server.json(.POST, "/api/v1/keys", NewDeviceKeyRequest(name: "tablet"), headers: TestServer.bearer(signedIn.token))
+                .decode(NewDeviceKeyDTO.self)
+            #expect(try await server.send(.GET, "/api/v1/me", headers: TestServer.cookie(signedIn.token)).status == .ok)
+
+            let stored = try #require(try await server.stores.accounts.account(username: name))
+            #expect(stored.passwordHash.encoded.hasPrefix("$argon2id$v=19$"))
+            #expect(stored.passwordHash.verify(password))
+            // The token's SHA-256 is what the sessions table holds.
+            #expect(try await server.stores.sessions.session(tokenHash: AccountService.tokenHash(signedIn.token), now: Date()) != nil)
+
+            if database == .postgres {
+                let rows = try await PrivacyTests.allRowsAsText(server.app.db)
+                #expect(rows.contains { $0.contains(stored.passwordHash.encoded) }, "the scan sees the users table")
+                #expect(rows.contains { $0.contains(key.key) })
+                for secret in secrets {
+                    #expect(!rows.contains { $0.contains(secret) }, "PostgreSQL holds \(secret.prefix(8))…")
+                }
+            }
+        }
+        if database == .sqlite {
+            var all = Data()
+            for file in try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil) {
+                all += try Data(contentsOf: file)
+            }
+            #expect(all.range(of: Data(name.utf8)) != nil, "the scan sees the users table")
+            for secret in secrets {
+                #expect(all.range(of: Data(secret.utf8)) == nil, "the SQLite files hold \(secret.prefix(8))…")
+            }
+        }
+        let lines = log.all
+        #expect(lines.contains { $0.contains("signed in") })
+        for secret in secrets {
+            let leak = lines.first { $0.contains(secret) }
+            #expect(leak == nil, "the log holds \(secret.prefix(8))…: \(leak?.prefix(120) ?? "")")
+        }
+    }
+}
