@@ -2,6 +2,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { webcrypto } from 'node:crypto';
+
+// Node 18 (Debian 12's nodejs) has WebCrypto only as node:crypto's webcrypto, not as the
+// browser's global `crypto` that api.js uses; newer versions have both.
+if (!globalThis.crypto) globalThis.crypto = /** @type {Crypto} */ (webcrypto);
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const WEB = join(REPO, 'Web');
