@@ -46,6 +46,7 @@ def test_a_form_posted_from_another_origin_is_refused(phone, attacker):
     page.goto("/account")
     assert sign_up(phone, "en", username("erin"), "correct horse battery", "Erin").status == 201
     expect(page.get_by_role("heading", level=1)).to_have_text(messages("en")["account.heading"])
+    phone.shot("1-signed-in")
 
     with page.expect_response(lambda r: r.url.endswith("/api/v1/keys") and r.request.method == "POST") as posted:
         page.goto(attacker)
@@ -55,7 +56,7 @@ def test_a_form_posted_from_another_origin_is_refused(phone, attacker):
     assert sent.get("origin") == attacker.rstrip("/")
     assert answer.status == 403, f"{answer.status} {answer.text()}"
     assert answer.json()["error"] == "cross_site_request"
-    phone.shot("refused")
+    phone.shot("2-refused")
 
     keys = page.request.get(phone.url("/api/v1/keys"))
     assert keys.status == 200

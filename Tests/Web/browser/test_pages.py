@@ -63,6 +63,7 @@ def test_the_app_is_installable(phone):
     page.goto("/")
     expect(page.get_by_role("heading", level=1)).to_have_text(messages("en")["home.heading"])
     assert wait_for_service_worker(page).endswith("/app/sw.js")
+    phone.shot("home")
     cdp = phone.context.new_cdp_session(page)
     manifest = cdp.send("Page.getAppManifest")
     assert manifest.get("errors", []) == [], manifest
