@@ -76,10 +76,10 @@ public struct UserDTO: Codable, Sendable, Equatable {
         self.createdAt = createdAt
     }
 
-    // `email` is always present, null when there is none.
+    // `id` in lowercase, as JSON usually writes a UUID; `email` always present, null when there is none.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
         try container.encode(username, forKey: .username)
         try container.encode(displayName, forKey: .displayName)
         try container.encode(email, forKey: .email)

@@ -39,7 +39,7 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// Seconds from a Retry-After header: delta-seconds or an HTTP date.
-    public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
+    public static func parseRetryAfter(_ value: String, now: Date) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed), seconds >= 0 { return seconds }
         let formatter = DateFormatter()

@@ -60,22 +60,22 @@ public struct WaymarkClient: Sendable {
     public var requestTimeout: Double
     private let http: HTTPClient
     private let sleep: @Sendable (Double) async throws -> Void
-    private let now: @Sendable () -> Date
+    private let clock: WallClock
     private let nonce: @Sendable () -> String
 
     /// - Parameters:
-    ///   - now: the clock that timestamps each signature.
+    ///   - clock: the clock that timestamps each signature and reads HTTP-date `Retry-After` values.
     ///   - nonce: a fresh request nonce per call (``RequestSigning/randomNonce()``).
     public init(credentials: ServerCredentials, retry: RetryPolicy = RetryPolicy(), requestTimeout: Double = 15, httpClient: HTTPClient = .shared,
                 sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64($0 * 1e9)) },
-                now: @escaping @Sendable () -> Date = { Date() },
+                clock: WallClock = .system,
                 nonce: @escaping @Sendable () -> String = { RequestSigning.randomNonce() }) {
         self.credentials = credentials
         self.retry = retry
         self.requestTimeout = requestTimeout
         self.http = httpClient
         self.sleep = sleep
-        self.now = now
+        self.clock = clock
         self.nonce = nonce
     }
 
@@ -136,7 +136,7 @@ public struct WaymarkClient: Sendable {
             // must differ, or the server refuses it as a replay; the Idempotency-Key stays).
             for (name, value) in headers { request.headers.add(name: name, value: value) }
             for (name, value) in RequestSigning.headers(key: credentials.key, secret: credentials.secret, method: method.rawValue,
-                                                        target: signedTarget, body: body, headers: headers, now: now(), nonce: nonce()) {
+                                                        target: signedTarget, body: body, headers: headers, now: clock.now(), nonce: nonce()) {
                 request.headers.add(name: name, value: value)
             }
             if !body.isEmpty {
@@ -149,7 +149,7 @@ public struct WaymarkClient: Sendable {
                 let status = Int(response.status.code)
                 guard RetryPolicy.isRetryable(status: status) else { return (status, bytes) }
                 lastError = "HTTP \(status)"
-                retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryPolicy.parseRetryAfter($0) }
+                retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryPolicy.parseRetryAfter($0, now: clock.now()) }
                 guard let wait = retry.delay(beforeRetry: attempt, retryAfter: retryAfter, unit: Double.random(in: 0..<1)) else { return (status, bytes) }
                 try await sleep(wait)
             } catch let error as CancellationError {

@@ -133,7 +133,7 @@ private func sendSigned(_ http: HTTPClient, base: String, method: HTTPMethod, ta
     // Signature version 2: the extra headers (Idempotency-Key, Content-Type) are signed, and each
     // request has its own nonce.
     for (name, value) in RequestSigning.headers(key: key, secret: secret, method: method.rawValue, target: target, body: body,
-                                                headers: extra, now: Date(), nonce: RequestSigning.randomNonce()) {
+                                                headers: extra, now: WallClock.system.now(), nonce: RequestSigning.randomNonce()) {
         request.headers.add(name: name, value: value)
     }
     if !body.isEmpty { request.body = .bytes(ByteBuffer(bytes: body)) }

@@ -53,7 +53,7 @@ struct RouteUploaderTests {
                   random: Double = 0.5) -> RouteUploader {
         let clock = clock
         return RouteUploader(store: store, client: client, connection: { connection }, wifiOnly: wifiOnly,
-                             now: { clock.now }, sleep: { clock.advance($0) }, random: { random })
+                             clock: WallClock { clock.now }, sleep: { clock.advance($0) }, random: { random })
     }
 
     @Test("a 503 keeps the route queued with its next attempt within 5 s; the retry stores it under the same key")

@@ -152,7 +152,7 @@ public struct RouteEnvelope: Codable, Sendable, Equatable {
 
 extension RouteEnvelopeError {
     /// Names the JSON field a decoding error is about.
-    init(_ error: DecodingError) {
+    public init(_ error: DecodingError) {
         func path(_ codingPath: [CodingKey], _ last: CodingKey? = nil) -> String {
             let keys = codingPath + (last.map { [$0] } ?? [])
             let text = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")

@@ -19,7 +19,7 @@ public struct RouteUploader: Sendable {
     /// Upload only over a wireless network; nil reads the store's settings at every run.
     public var wifiOnly: Bool?
     /// The clock; failures are scheduled from it.
-    public var now: @Sendable () -> Date
+    public var clock: WallClock
     /// Waits a number of seconds (``sync(until:ignoreSchedule:)`` between runs).
     public var sleep: @Sendable (Double) async throws -> Void
     /// A random number in 0..<1, the jitter of the backoff.
@@ -29,7 +29,7 @@ public struct RouteUploader: Sendable {
     public init(store: any RecordingStore, client: WaymarkClient,
                 connection: @escaping @Sendable () async -> ConnectionKind = { NetworkProbe().connection() },
                 wifiOnly: Bool? = nil,
-                now: @escaping @Sendable () -> Date = { Date() },
+                clock: WallClock = .system,
                 sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(nanoseconds: UInt64(max(0, $0) * 1e9)) },
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
                 logger: Logger = Logger(label: "waymark.recorder.upload")) {
@@ -37,7 +37,7 @@ public struct RouteUploader: Sendable {
         self.client = client
         self.connection = connection
         self.wifiOnly = wifiOnly
-        self.now = now
+        self.clock = clock
         self.sleep = sleep
         self.random = random
         self.logger = logger
@@ -84,11 +84,11 @@ public struct RouteUploader: Sendable {
         var total = UploadReport()
         var first = true
         while true {
-            let pass = await runOnce(now: first && ignoreSchedule ? .distantFuture : now())
+            let pass = await runOnce(now: first && ignoreSchedule ? .distantFuture : clock.now())
             first = false
             total.add(pass)
             guard pass.stopped == nil, pass.stillQueued > 0 || pass.pendingDeletes > 0 else { return total }
-            let start = now()
+            let start = clock.now()
             let next = max(pass.nextAttempt ?? start, start)
             guard next <= deadline else { return total }
             do {
@@ -173,7 +173,7 @@ public struct RouteUploader: Sendable {
     }
 
     private func failed(_ route: StoredRoute, _ error: String) async throws -> Outcome {
-        let next = UploadSchedule.nextAttempt(afterFailures: route.uploadAttempts + 1, now: now(), unit: random())
+        let next = UploadSchedule.nextAttempt(afterFailures: route.uploadAttempts + 1, now: clock.now(), unit: random())
         try await store.markUploadFailed(route: route.id, error: error, nextAttempt: next)
         logger.debug("upload failed", metadata: ["route": "\(route.id)", "error": "\(error)", "next_attempt": "\(next)"])
         return .failed(error)
@@ -198,7 +198,7 @@ public struct RouteUploader: Sendable {
             return .refused(WaymarkClientError.api(status: 401, body: body).description)
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            let next = UploadSchedule.nextAttempt(afterFailures: delete.attempts + 1, now: now(), unit: random())
+            let next = UploadSchedule.nextAttempt(afterFailures: delete.attempts + 1, now: clock.now(), unit: random())
             try await store.markDeleteFailed(delete.id, nextAttempt: next)
             logger.debug("remote delete failed", metadata: ["delete": "\(delete.id)", "error": "\(error)"])
             return .failed("deleting a route from the service failed: \(error)")
@@ -214,7 +214,7 @@ public struct RouteUploader: Sendable {
         let deletes = try await store.dueDeletes(now: .distantFuture)
         report.stillQueued = queued.count
         report.pendingDeletes = deletes.count
-        let reference = now()
+        let reference = clock.now()
         report.nextAttempt = (queued.map { $0.nextAttempt ?? reference } + deletes.map { $0.nextAttempt ?? reference }).min()
         if report.lastError == nil {
             report.lastError = queued.filter { $0.lastError != nil }.max { ($0.nextAttempt ?? reference) < ($1.nextAttempt ?? reference) }?.lastError

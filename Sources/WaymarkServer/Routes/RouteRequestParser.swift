@@ -4,23 +4,43 @@ import WaymarkCore
 
 /// Reads the two forms of a create request into a ``NewRoute``, naming the field at fault.
 enum RouteRequestParser {
-    /// `POST /api/v1/routes`: a JSON ``CreateRouteRequest``.
+    /// `POST /api/v1/routes`: a JSON ``CreateRouteRequest``, decoded with the type the client
+    /// encodes; the answer names the first field at fault.
     static func parseJSON(_ body: [UInt8]) throws -> NewRoute {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
-            throw APIError.badRequest(
-                "invalid_json", "The body must be a JSON object with the fields envelope, lookup and deleteTokenHash."
+        let request: CreateRouteRequest
+        do {
+            request = try JSONDecoder().decode(CreateRouteRequest.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw refusal(RouteEnvelopeError(error))
+        }
+        guard request.lookup.isLowercaseHex64 else {
+            throw APIError.badRequest("invalid_lookup", "lookup must be a string of 64 lowercase hexadecimal digits.")
+        }
+        guard request.deleteTokenHash.isLowercaseHex64 else {
+            throw APIError.badRequest("invalid_delete_token_hash", "deleteTokenHash must be a string of 64 lowercase hexadecimal digits.")
+        }
+        return NewRoute(envelope: request.envelope, lookup: request.lookup, deleteTokenHash: request.deleteTokenHash)
+    }
+
+    /// The API's answer to a body that does not decode, by the field it is about.
+    private static func refusal(_ error: RouteEnvelopeError) -> APIError {
+        guard case let .malformed(field, reason) = error else {
+            return APIError.badRequest("invalid_json", "The body must be a JSON object with the fields envelope, lookup and deleteTokenHash.")
+        }
+        let top = field.split(separator: ".").first.map(String.init) ?? field
+        switch top {
+        case "envelope":
+            return APIError.badRequest("invalid_envelope", "\(field) \(reason).")
+        case "lookup":
+            return APIError.badRequest("invalid_lookup", reason == "is missing" ? "lookup is missing." : "lookup must be a string of 64 lowercase hexadecimal digits.")
+        case "deleteTokenHash":
+            return APIError.badRequest(
+                "invalid_delete_token_hash",
+                reason == "is missing" ? "deleteTokenHash is missing." : "deleteTokenHash must be a string of 64 lowercase hexadecimal digits."
             )
+        default:
+            return APIError.badRequest("invalid_json", "The body must be a JSON object with the fields envelope, lookup and deleteTokenHash.")
         }
-        guard let envelopeValue = object["envelope"], !(envelopeValue is NSNull) else {
-            throw APIError.badRequest("invalid_envelope", "envelope is missing.")
-        }
-        guard envelopeValue is [String: Any], let envelopeJSON = try? JSONSerialization.data(withJSONObject: envelopeValue) else {
-            throw APIError.badRequest("invalid_envelope", "envelope must be a JSON object.")
-        }
-        let envelope = try envelope(fromJSON: envelopeJSON, fieldPrefix: "envelope.")
-        let lookup = try hex64(object["lookup"], field: "lookup", code: "invalid_lookup")
-        let deleteTokenHash = try hex64(object["deleteTokenHash"], field: "deleteTokenHash", code: "invalid_delete_token_hash")
-        return NewRoute(envelope: envelope, lookup: lookup, deleteTokenHash: deleteTokenHash)
     }
 
     /// `POST /route`: the envelope JSON as Base64 text, lookup and delete-token hash in optional headers.
@@ -63,13 +83,4 @@ enum RouteRequestParser {
         }
     }
 
-    private static func hex64(_ value: Any?, field: String, code: String) throws -> String {
-        guard let value, !(value is NSNull) else {
-            throw APIError.badRequest(code, "\(field) is missing.")
-        }
-        guard let text = value as? String, text.isLowercaseHex64 else {
-            throw APIError.badRequest(code, "\(field) must be a string of 64 lowercase hexadecimal digits.")
-        }
-        return text
-    }
 }

@@ -87,7 +87,8 @@ struct WebAppMiddleware: AsyncMiddleware {
     }
 
     /// The regular file at `relative` inside `folder`, or `nil` when there is none or the path
-    /// has an empty, `..` or hidden segment.
+    /// has an empty, `..` or hidden segment, or is not of a type a browser loads (a README or a
+    /// script beside the app's files is not served).
     static func file(_ relative: String, in folder: URL) -> URL? {
         guard let decoded = relative.removingPercentEncoding, !decoded.isEmpty else { return nil }
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: false)
@@ -95,6 +96,7 @@ struct WebAppMiddleware: AsyncMiddleware {
         let root = folder.standardizedFileURL
         let candidate = root.appendingPathComponent(decoded).standardizedFileURL
         guard candidate.path.hasPrefix(root.path + "/") else { return nil }
+        guard contentTypes[candidate.pathExtension.lowercased()] != nil else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
         return candidate
