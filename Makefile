@@ -1,5 +1,5 @@
 # Waymark — the commands a newcomer needs.
-#   make run    start the route service with its embedded SQLite database in ./data on 127.0.0.1:8080
+#   make run    start the server and the web app with its embedded SQLite database in ./data on http://127.0.0.1:8080/
 #               (ARGS="tag ~/Pictures/trip --track trip.gpx" runs another waymark command instead)
 #   make test   install what is missing, build, run every test
 #   make bench  benchmarks side by side with reference tools; figures go to docs/BENCHMARKS.md
@@ -35,10 +35,13 @@ test: bootstrap
 	@echo "== the recorder against real time (gpsd, replays, a terminal, SIGKILL), apart from the busy tests above"
 	$(SWIFT) test --skip-build --filter '$(REALTIME_TESTS)'
 	@echo "== the route service's tests again, on a throwaway PostgreSQL"
-	WAYMARK_REQUIRE_POSTGRES=1 scripts/with-postgres $(SWIFT) test --skip-build --filter 'WaymarkServerTests|ServeEndToEnd'
+	WAYMARK_REQUIRE_POSTGRES=1 scripts/with-postgres $(SWIFT) test --skip-build --filter 'WaymarkServerTests|ServeEndToEnd|UsersCommand'
 	@echo "== the running server against its OpenAPI document (schemathesis), SQLite then PostgreSQL"
 	scripts/api-check
 	scripts/with-postgres scripts/api-check
+	@echo "== the web app: types, node --test, and Playwright in Chromium against the real server, SQLite then PostgreSQL"
+	scripts/web-check
+	scripts/with-postgres scripts/web-check
 
 bench: release
 	scripts/bench
