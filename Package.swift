@@ -62,10 +62,15 @@ let package = Package(
             name: "CSodium", pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
         ),
+        // Image derivatives (shrink-on-load thumbnails, JPEG/WebP, metadata stripped) and the content check of uploads.
+        .systemLibrary(
+            name: "CVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"]), .brew(["vips"])]
+        ),
         // The one C++ shim: a plain C API over exiv2, zxing-cpp, libjpeg-turbo, libqrencode, libheif and libsodium.
         .target(
             name: "CWaymarkMedia",
-            dependencies: ["CExiv2", "CZXing", "CTurboJPEG", "CQREncode", "CHeif", "CSodium"]
+            dependencies: ["CExiv2", "CZXing", "CTurboJPEG", "CQREncode", "CHeif", "CSodium", "CVips"]
         ),
         // Photos on disk: metadata, QR search, safe writing, the tagging pipeline.
         .target(
