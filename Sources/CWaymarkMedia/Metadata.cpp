@@ -112,6 +112,11 @@ extern "C" int wm_read_info(const uint8_t *data, size_t size, wm_info *info, wm_
         info->is_jpeg = type == Exiv2::ImageType::jpeg;
         info->pixel_width = image->pixelWidth();
         info->pixel_height = image->pixelHeight();
+        auto orientation = exif.findKey(Exiv2::ExifKey("Exif.Image.Orientation"));
+        if (orientation != exif.end() && orientation->count() > 0) {
+            const long value = orientation->toLong(0);
+            if (value >= 1 && value <= 8) info->orientation = static_cast<int>(value);
+        }
         if (preview != nullptr && !info->is_jpeg) {
             Exiv2::PreviewManager manager(*image);
             Exiv2::PreviewPropertiesList list = manager.getPreviewProperties();

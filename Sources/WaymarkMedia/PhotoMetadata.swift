@@ -1,5 +1,6 @@
 internal import CWaymarkMedia
 import Foundation
+import WaymarkCore
 
 /// The metadata of a photo that geotagging needs, read with exiv2 (ISO-BMFF files — CR3, HEIF/HEIC — with ``BMFFPhoto``).
 public struct PhotoMetadata: Sendable, Equatable {
@@ -19,6 +20,9 @@ public struct PhotoMetadata: Sendable, Equatable {
     public var isJPEG: Bool
     public var pixelWidth: Int
     public var pixelHeight: Int
+    /// EXIF Orientation, 1–8: how the stored pixels are turned upright (6: 90° clockwise); nil when
+    /// absent or out of range, which means 1. Image derivatives apply it (see ``ImageProbe``).
+    public var orientation: Int? = nil
 
     public static func == (a: PhotoMetadata, b: PhotoMetadata) -> Bool {
         a.dateTimeOriginal == b.dateTimeOriginal && a.subSecTimeOriginal == b.subSecTimeOriginal
@@ -33,6 +37,25 @@ public struct PhotoMetadata: Sendable, Equatable {
         if let original = dateTimeOriginal { return (original, subSecTimeOriginal, offsetTimeOriginal) }
         if let created = createDate { return (created, subSecTimeDigitized, offsetTimeDigitized) }
         return nil
+    }
+
+    /// The capture time as the camera wrote it (DateTimeOriginal, else CreateDate), with its
+    /// sub-seconds and its UTC offset when the camera wrote one; nil when there is none or it is malformed.
+    public var captureTime: CameraTime? {
+        captureTimeFields.flatMap { CameraTime(exif: $0.dateTime, subSeconds: $0.subSeconds, offset: $0.offset) }
+    }
+
+    /// Reads the metadata of the photo file at `url`, mapped into memory (exiv2 touches only the
+    /// pages that hold metadata, so a large RAW costs little). Blocking: call it off any event loop.
+    /// - Throws: ``MediaError`` when the file cannot be read or is no photo exiv2 (or the ISO-BMFF reader) knows.
+    public static func read(contentsOf url: URL) throws -> PhotoMetadata {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            throw MediaError(file: url.lastPathComponent, message: "cannot be read: \(error.localizedDescription)")
+        }
+        return try read(data, file: url.lastPathComponent).0
     }
 
     /// Reads a photo's metadata from its bytes; for a non-JPEG, also returns its largest embedded JPEG preview.
@@ -66,7 +89,8 @@ public struct PhotoMetadata: Sendable, Equatable {
             existingPosition: info.has_gps != 0 ? (info.gps_latitude, info.gps_longitude) : nil,
             isJPEG: info.is_jpeg != 0,
             pixelWidth: Int(info.pixel_width),
-            pixelHeight: Int(info.pixel_height)
+            pixelHeight: Int(info.pixel_height),
+            orientation: info.orientation != 0 ? Int(info.orientation) : nil
         )
         let previewData = preview.data.map { Data(bytes: $0, count: preview.size) }
         return (metadata, previewData)
@@ -82,7 +106,9 @@ public struct PhotoMetadata: Sendable, Equatable {
         }
         let largest = [photo.thumbnail, photo.preview].compactMap { $0 }.max { $0.count < $1.count }
         let preview = wantPreview ? largest.map { Data(UnsafeRawBufferPointer(rebasing: bytes[$0])) } : nil
-        return (photo.metadata, preview)
+        var metadata = photo.metadata
+        metadata.orientation = photo.exif.orientation.flatMap { (1...8).contains($0) ? $0 : nil }
+        return (metadata, preview)
     }
 }
 

@@ -41,6 +41,7 @@ typedef struct wm_info {
     int is_jpeg;
     int pixel_width;        /* of the main image when known, else 0 */
     int pixel_height;
+    int orientation;        /* Exif Orientation, 1–8 (how to turn the stored pixels upright); 0 when absent or invalid */
 } wm_info;
 
 /**
