@@ -125,6 +125,54 @@ struct ImageDerivativeTests {
     }
 }
 
+/// Every accepted format, made by tools nobody here wrote (ImageMagick, heif-enc).
+@Suite("Image derivatives of every accepted format")
+struct ImageFormatTests {
+    @Test("PNG, WebP, 16-bit TIFF, HEIC and AVIF are probed by content and made into stripped, upright derivatives",
+          arguments: [("image.png", ImageFormat.png, "image/png"), ("image.webp", .webp, "image/webp"),
+                      ("image16.tif", .tiff, "image/tiff"), ("image.heic", .heif, "image/heic"), ("image.avif", .heif, "image/avif")])
+    func format(_ name: String, _ format: ImageFormat, _ mimeType: String) throws {
+        let folder = try TemporaryFolder()
+        let source = try ImageTestSupport.twoColourJPEG(in: folder, name: "source.jpg", width: 400, height: 200, quality: 95)
+        let url = folder.url.appendingPathComponent(name)
+        switch format {
+        case .heif: try ExternalTool.run(["heif-enc", "-q", "90"] + (name.hasSuffix(".avif") ? ["-A"] : []) + ["-o", url.path, source.path])
+        case .tiff: try ExternalTool.run(["convert", source.path, "-depth", "16", url.path])
+        default: try ExternalTool.run(["convert", source.path, url.path])
+        }
+        // Named .bin: the content decides, never the name.
+        let anonymous = folder.url.appendingPathComponent("upload.bin")
+        try FileManager.default.copyItem(at: url, to: anonymous)
+        let probe = try ImageProbe.probe(file: anonymous)
+        #expect(probe.format == format && probe.mimeType == mimeType && probe.width == 400 && probe.height == 200)
+        let bare = try ImageTestSupport.bareJPEGGroups(in: folder)
+        for encoding in [ImageDerivative.Encoding.jpeg(), .webp()] {
+            let thumb = try probe.derivative(.thumb, encoding: encoding), medium = try probe.derivative(.medium, encoding: encoding)
+            #expect(thumb.width == 200 && thumb.height == 200 && medium.width == 400 && medium.height == 200)
+            #expect(try ImageTestSupport.metadataLeaks(of: medium, in: folder, bareJPEGGroups: bare).isEmpty)
+            let halves = try ImageTestSupport.leftAndRight(medium.data, in: folder)
+            #expect(ImageTestSupport.isRed(halves.left) && ImageTestSupport.isBlue(halves.right), "\(name) \(encoding): \(halves)")
+        }
+    }
+
+    @Test("a transparent PNG is flattened onto white in JPEG and keeps its alpha in WebP")
+    func transparency() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.url.appendingPathComponent("alpha.png")
+        try ExternalTool.run(["convert", "-size", "300x200", "xc:none", "-fill", "red", "-draw", "rectangle 0,0 149,199", url.path])
+        let probe = try ImageProbe.probe(file: url)
+        let jpeg = try probe.derivative(.medium)
+        let halves = try ImageTestSupport.leftAndRight(jpeg.data, in: folder)
+        #expect(ImageTestSupport.isRed(halves.left) && halves.right.allSatisfy { $0 > 240 }, "\(halves)")
+        let webp = try probe.derivative(.medium, encoding: .webp())
+        let out = folder.url.appendingPathComponent("alpha.webp")
+        try webp.data.write(to: out)
+        // VP8X flags, numeric with exiftool -n: 0x10 is alpha; no EXIF (0x08), XMP (0x04) or ICC (0x20).
+        let flags = try #require(try ExternalTool.exiftoolTags(out)["RIFF:WebP_Flags"].flatMap { Int($0) })
+        #expect(flags & 0x10 != 0 && flags & 0x2C == 0, "flags \(flags)")
+    }
+}
+
 /// Colour: what a browser shows from a derivative is sRGB, whatever the camera or editor stored.
 @Suite("Image derivatives are sRGB")
 struct ImageColourTests {
