@@ -166,7 +166,7 @@ struct ImageHostileInputTests {
         guard case .unreadable = directory else { Issue.record("\(String(describing: directory))"); return }
     }
 
-    @Test("a format libvips reads only through a loader not accepted (GIF, SVG, PDF) is not an image")
+    @Test("a format libvips reads only through a loader not accepted here (SVG, GIF) is not an image")
     func otherFormats() throws {
         let folder = try TemporaryFolder()
         let svg = folder.url.appendingPathComponent("drawing.jpg")
