@@ -144,7 +144,8 @@ struct AccountSecretsTests {
         }
         if database == .sqlite {
             var all = Data()
-            for file in try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil) {
+            for file in try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+            where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
                 all += try Data(contentsOf: file)
             }
             #expect(all.range(of: Data(name.utf8)) != nil, "the scan sees the users table")

@@ -10,6 +10,7 @@ struct ServerStores: Sendable {
     var nonces: any NonceStore
     var accounts: any AccountStore
     var sessions: any SessionStore
+    var photos: any PhotoStore
 
     /// Every store on the server's Fluent database (SQLite or PostgreSQL).
     static func fluent(_ database: ServerDatabase, clock: WallClock) -> ServerStores {
@@ -18,7 +19,8 @@ struct ServerStores: Sendable {
             consumers: FluentConsumerStore(database: database),
             nonces: FluentNonceStore(database: database),
             accounts: FluentAccountStore(database: database),
-            sessions: FluentSessionStore(database: database)
+            sessions: FluentSessionStore(database: database),
+            photos: SQLPhotoStore(database: database)
         )
     }
 }

@@ -1,6 +1,7 @@
 import Fluent
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 import Vapor
 import WaymarkCore
 
@@ -35,8 +36,12 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     let clock = dependencies.clock
     let stores = dependencies.makeStores(app.serverDatabase, clock)
     let hasher = PasswordHasher(cost: dependencies.passwordCost)
+    // Image work (probing, derivatives) on threads of its own, beside the password hashes.
+    let media = NIOThreadPool(numberOfThreads: 2)
+    media.start()
+    let blobs = try FileBlobStore(root: configuration.dataDirectory.appendingPathComponent("blobs"))
     let accounts = AccountService(accounts: stores.accounts, sessions: stores.sessions, hasher: hasher, clock: clock)
-    app.lifecycle.use(Housekeeping(stores: stores, hasher: hasher, clock: clock))
+    app.lifecycle.use(Housekeeping(stores: stores, hasher: hasher, media: media, clock: clock))
 
     // Security headers outermost, so that every answer has them, errors too; then errors as
     // JSON; one log line per request (method and path only: no query, headers or body; Vapor
@@ -70,22 +75,28 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
         .register(open: sessions, signedIn: signedIn)
     KeyController(consumers: stores.consumers, clock: clock).register(on: signedIn)
 
+    // Photos and places (§3.6, §3.7): browsing needs no account.
+    let uploader = PhotoUploader(photos: stores.photos, blobs: blobs, media: media, clock: clock)
+    PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader).register(on: sessions)
+
     if configuration.benchFloor {
         try await BenchFloor.register(on: app)
     }
 }
 
 /// Purges expired request nonces and sessions at start and every minute while the server
-/// runs, and stops the password hasher's threads at shutdown.
+/// runs, and stops the password hasher's and the image work's threads at shutdown.
 final class Housekeeping: LifecycleHandler, Sendable {
     private let task = NIOLockedValueBox<RepeatedTask?>(nil)
     let stores: ServerStores
     let hasher: PasswordHasher
+    let media: NIOThreadPool
     let clock: WallClock
 
-    init(stores: ServerStores, hasher: PasswordHasher, clock: WallClock) {
+    init(stores: ServerStores, hasher: PasswordHasher, media: NIOThreadPool, clock: WallClock) {
         self.stores = stores
         self.hasher = hasher
+        self.media = media
         self.clock = clock
     }
 
@@ -109,5 +120,6 @@ final class Housekeeping: LifecycleHandler, Sendable {
     func shutdownAsync(_ application: Application) async {
         task.withLockedValue { $0?.cancel(); $0 = nil }
         try? await hasher.shutdown()
+        try? await media.shutdownGracefully()
     }
 }

@@ -359,6 +359,270 @@ paths:
                 $ref: "#/components/schemas/Error"
         "500":
           $ref: "#/components/responses/InternalError"
+  /api/v1/photos:
+    post:
+      operationId: uploadPhoto
+      summary: Upload a photo (multipart/form-data, signed in); the same Idempotency-Key answers the same photo.
+      security:
+        - bearer: []
+        - sessionCookie: []
+      parameters:
+        - name: Idempotency-Key
+          in: header
+          required: false
+          schema: {type: string, pattern: "^[!-~]{1,255}$"}
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [photo]
+              properties:
+                photo: {type: string, format: binary, description: "JPEG, HEIC, PNG, WebP, TIFF or a camera RAW; at most 100 MB and 100 megapixels."}
+                title: {type: string, maxLength: 200, description: "Empty: PShare: YYYY-MM-DD HH:MM:SS of the capture time."}
+                capturedAt: {type: string, format: date-time}
+                latitude: {type: number, minimum: -90, maximum: 90}
+                longitude: {type: number, minimum: -180, maximum: 180}
+                altitude: {type: number}
+                accuracy: {type: number, minimum: 0}
+                azimuth: {type: number, minimum: 0, maximum: 360}
+                tilt: {type: number, minimum: -90, maximum: 90}
+                visibility: {type: string, enum: [public, private]}
+                usePhotoPlace: {type: string, enum: ["true", "false"], description: "Publish the photo's own GPS position as its place when no latitude and longitude are given."}
+      responses:
+        "201":
+          description: Stored (or stored before under the same Idempotency-Key).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Photo"
+        "400":
+          description: "A field is malformed or the photo part is missing (invalid_field, missing_photo, invalid_multipart, invalid_idempotency_key)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "401":
+          $ref: "#/components/responses/NotSignedIn"
+        "403":
+          $ref: "#/components/responses/AccountForbidden"
+        "413":
+          description: "Over 100 MB (payload_too_large) or 100 megapixels (too_many_pixels)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "415":
+          description: "Not multipart/form-data, or the file is no image Waymark accepts, whatever its name (unsupported_media_type, not_an_image)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "422":
+          description: "The image is damaged or incomplete (broken_image)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "500":
+          $ref: "#/components/responses/InternalError"
+  /api/v1/photos/{photo_id}/image/{size}:
+    get:
+      operationId: photoImage
+      summary: A JPEG derivative (thumb 256 px square, medium 1024 px, large 2048 px), upright, with no metadata.
+      security:
+        - {}
+        - bearer: []
+        - sessionCookie: []
+      parameters:
+        - {name: photo_id, in: path, required: true, schema: {type: string}}
+        - {name: size, in: path, required: true, schema: {type: string, enum: [thumb, medium, large]}}
+      responses:
+        "200":
+          description: The image; ETag, long Cache-Control, Range.
+          content:
+            image/jpeg:
+              schema: {type: string, format: binary}
+        "206":
+          description: A range of the image.
+        "304":
+          description: Not modified.
+        "404":
+          description: "No such photo or size, or another account's private photo (not_found)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "416":
+          description: The range is not satisfiable.
+        "500":
+          $ref: "#/components/responses/InternalError"
+  /api/v1/photos/{photo_id}/original:
+    get:
+      operationId: photoOriginal
+      summary: The uploaded bytes, to the owner only.
+      security:
+        - bearer: []
+        - sessionCookie: []
+      parameters:
+        - {name: photo_id, in: path, required: true, schema: {type: string}}
+      responses:
+        "200":
+          description: The original file.
+          content:
+            application/octet-stream:
+              schema: {type: string, format: binary}
+        "206":
+          description: A range of it.
+        "304":
+          description: Not modified.
+        "401":
+          $ref: "#/components/responses/NotSignedIn"
+        "404":
+          description: "Not the account's photo, or no such photo (not_found)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "416":
+          description: The range is not satisfiable.
+        "500":
+          $ref: "#/components/responses/InternalError"
+  /api/v1/photos/nearby:
+    get:
+      operationId: photosNearby
+      summary: Photos within a radius (geodesic, WGS-84) that the viewer may see, nearest or newest first, by pages.
+      security:
+        - {}
+        - bearer: []
+        - sessionCookie: []
+      parameters:
+        - {name: latitude, in: query, required: true, schema: {type: number, minimum: -90, maximum: 90}}
+        - {name: longitude, in: query, required: true, schema: {type: number, minimum: -180, maximum: 180}}
+        - {name: radius, in: query, required: false, description: "Metres (default 1609.344, one mile).", schema: {type: number, exclusiveMinimum: 0, maximum: 50000}}
+        - {name: sort, in: query, required: false, schema: {type: string, enum: [distance, recent]}}
+        - {name: limit, in: query, required: false, schema: {type: integer, minimum: 1, maximum: 500}}
+        - {name: from, in: query, required: false, description: "Taken at or after (ISO 8601 with zone, or Unix seconds).", schema: {type: string, format: date-time}}
+        - {name: to, in: query, required: false, description: "Taken at or before.", schema: {type: string, format: date-time}}
+        - {name: cursor, in: query, required: false, description: The next value of the previous page., schema: {type: string}}
+      responses:
+        "200":
+          description: One page of photos, each with its distance in metres.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, next]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/Photo"
+                  next:
+                    type: ["string", "null"]
+        "400":
+          description: "A parameter is missing or out of range (invalid_query, invalid_cursor)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "500":
+          $ref: "#/components/responses/InternalError"
+  /api/v1/photos/{photo_id}:
+    patch:
+      operationId: editPhoto
+      summary: Change the title, the visibility or the place of one's own photo (latitude and longitude both null remove the place).
+      security:
+        - bearer: []
+        - sessionCookie: []
+      parameters:
+        - {name: photo_id, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                title: {type: string, maxLength: 200}
+                visibility: {type: string, enum: [public, private]}
+                latitude: {type: ["number", "null"], minimum: -90, maximum: 90}
+                longitude: {type: ["number", "null"], minimum: -180, maximum: 180}
+      responses:
+        "200":
+          description: The photo as it is now.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Photo"
+        "400":
+          description: "A field is malformed (invalid_json, invalid_request, invalid_title, invalid_visibility, invalid_place)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "401":
+          $ref: "#/components/responses/NotSignedIn"
+        "403":
+          $ref: "#/components/responses/AccountForbidden"
+        "404":
+          description: "Not the account's photo, or no such photo (not_found)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "413":
+          $ref: "#/components/responses/PayloadTooLarge"
+        "500":
+          $ref: "#/components/responses/InternalError"
+    delete:
+      operationId: deletePhoto
+      summary: Delete one's own photo; its file goes when no photo refers to it.
+      security:
+        - bearer: []
+        - sessionCookie: []
+      parameters:
+        - {name: photo_id, in: path, required: true, schema: {type: string}}
+      responses:
+        "204":
+          description: Deleted.
+        "401":
+          $ref: "#/components/responses/NotSignedIn"
+        "403":
+          $ref: "#/components/responses/AccountForbidden"
+        "404":
+          description: "Not the account's photo, or no such photo (not_found)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "500":
+          $ref: "#/components/responses/InternalError"
+    get:
+      operationId: getPhoto
+      summary: One photo; another account's private photo answers 404.
+      security:
+        - {}
+        - bearer: []
+        - sessionCookie: []
+      parameters:
+        - {name: photo_id, in: path, required: true, schema: {type: string}}
+      responses:
+        "200":
+          description: The photo.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Photo"
+        "404":
+          description: "No such photo, or one the viewer may not see (not_found)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "500":
+          $ref: "#/components/responses/InternalError"
   /route:
     post:
       operationId: createRouteBase64
@@ -627,6 +891,42 @@ components:
           type: string
         createdAt:
           type: integer
+    Photo:
+      type: object
+      required: [id, owner, title, capturedAt, uploadedAt, width, height, bytes, mime, sha256, visibility, urls]
+      properties:
+        id: {type: string, format: uuid}
+        owner:
+          type: object
+          required: [id, username, displayName]
+          properties:
+            id: {type: string}
+            username: {type: string}
+            displayName: {type: string}
+        title: {type: string}
+        capturedAt: {type: number, description: Unix seconds.}
+        uploadedAt: {type: number}
+        latitude: {type: ["number", "null"]}
+        longitude: {type: ["number", "null"]}
+        altitude: {type: ["number", "null"]}
+        accuracy: {type: ["number", "null"]}
+        azimuth: {type: ["number", "null"]}
+        tilt: {type: ["number", "null"]}
+        width: {type: integer}
+        height: {type: integer}
+        bytes: {type: integer}
+        mime: {type: string}
+        sha256: {type: string}
+        visibility: {type: string, enum: [public, private]}
+        urls:
+          type: object
+          required: [thumb, medium, large]
+          properties:
+            thumb: {type: string}
+            medium: {type: string}
+            large: {type: string}
+            original: {type: ["string", "null"]}
+        distance: {type: ["number", "null"], description: Metres from the searched place (search answers only).}
     Error:
       type: object
       required: [error, reason]

@@ -7,7 +7,7 @@ import Vapor
 extension Application {
     /// Every migration of the server's schema, oldest first.
     static var waymarkMigrations: [any Migration] {
-        [CreateWaymarkSchema(), ReplaceSignatureStoreWithNonces(), CreateAccounts(), AddOwnerToConsumers()]
+        [CreateWaymarkSchema(), ReplaceSignatureStoreWithNonces(), CreateAccounts(), AddOwnerToConsumers(), CreatePhotos()]
     }
 
     /// Points Fluent at SQLite in the data folder, or at PostgreSQL when a database URL is given,

@@ -1,0 +1,151 @@
+import Foundation
+
+/// Who may see a photo: everyone (`public`, the default) or only its owner.
+enum Visibility: String, Sendable, Codable {
+    case `public`
+    case `private`
+}
+
+/// A place on WGS-84, in degrees and metres.
+struct Place: Sendable, Equatable {
+    var latitude: Double
+    var longitude: Double
+    var altitude: Double?
+    /// Horizontal accuracy in metres, when the phone gave one.
+    var accuracy: Double?
+}
+
+/// A stored photo, as the stores hand it out (DESIGN §3.6).
+struct Photo: Sendable, Equatable {
+    var id: UUID
+    var ownerID: UUID
+    var title: String
+    var capturedAt: Date
+    var uploadedAt: Date
+    var place: Place?
+    /// Degrees clockwise from true north that the camera looked.
+    var azimuth: Double?
+    /// Degrees above the horizon.
+    var tilt: Double?
+    var width: Int
+    var height: Int
+    var bytes: Int
+    var mime: String
+    /// Lowercase hex SHA-256 of the original: the blob it is stored as.
+    var sha256: String
+    var visibility: Visibility
+    /// The `Idempotency-Key` it was uploaded with: a retry with the same key answers this photo.
+    var idempotencyKey: String? = nil
+}
+
+/// A nearby search (DESIGN §3.7).
+struct NearbyQuery: Sendable, Equatable {
+    enum Order: String, Sendable {
+        /// Nearest first; among equal distances the most recent first.
+        case distance
+        /// Newest first within the radius.
+        case recent
+    }
+
+    var latitude: Double
+    var longitude: Double
+    /// Metres, 0 < radius ≤ ``maximumRadius``.
+    var radius: Double
+    var order: Order = .distance
+    var limit: Int = 50
+    /// Only photos taken at or after / before these instants.
+    var from: Date?
+    var to: Date?
+    /// The asking account, whose private photos are found too.
+    var viewer: UUID?
+    /// Where the previous page ended.
+    var after: NearbyCursor?
+
+    /// 1 mile, seed 004's radius.
+    static let defaultRadius = 1_609.344
+    /// 50 km.
+    static let maximumRadius = 50_000.0
+    static let limits = 1...500
+}
+
+/// A photo found by a nearby search, with its geodesic distance in metres.
+struct NearbyPhoto: Sendable, Equatable {
+    var photo: Photo
+    /// Rounded to the millimetre, so that two implementations of the geodesic distance (Vincenty's
+    /// here, PostGIS's on PostgreSQL), which differ by far less, sort photos the same way.
+    var distance: Double
+
+    init(photo: Photo, distance: Double) {
+        self.photo = photo
+        self.distance = (distance * 1_000).rounded() / 1_000
+    }
+}
+
+/// Where a page of a nearby search ended: the last answer's sort key.
+struct NearbyCursor: Sendable, Equatable, Codable {
+    var distance: Double
+    /// Unix seconds with fractions.
+    var capturedAt: Double
+    var id: UUID
+
+    /// Whether `candidate` comes after this cursor in `order`.
+    func precedes(_ candidate: NearbyPhoto, in order: NearbyQuery.Order) -> Bool {
+        NearbyCursor(candidate).sortsAfter(self, in: order)
+    }
+
+    init(distance: Double, capturedAt: Double, id: UUID) {
+        self.distance = distance
+        self.capturedAt = capturedAt
+        self.id = id
+    }
+
+    init(_ found: NearbyPhoto) {
+        self.init(distance: found.distance, capturedAt: found.photo.capturedAt.timeIntervalSince1970, id: found.photo.id)
+    }
+
+    /// Whether this key sorts after `other`: distance ascending (then newest first) or newest first, then id.
+    func sortsAfter(_ other: NearbyCursor, in order: NearbyQuery.Order) -> Bool {
+        switch order {
+        case .distance:
+            if distance != other.distance { return distance > other.distance }
+            if capturedAt != other.capturedAt { return capturedAt < other.capturedAt }
+        case .recent:
+            if capturedAt != other.capturedAt { return capturedAt < other.capturedAt }
+        }
+        return id.uuidString > other.id.uuidString
+    }
+
+    /// The opaque text of the cursor (base64url of its JSON).
+    var text: String {
+        let data = (try? JSONEncoder().encode(self)) ?? Data()
+        return RandomToken.base64URL(Array(data))
+    }
+
+    /// A cursor from its text, or `nil` when it is not one.
+    init?(text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard text.count <= 512, let data = Data(base64Encoded: base64),
+              let cursor = try? JSONDecoder().decode(NearbyCursor.self, from: data),
+              cursor.distance.isFinite, cursor.capturedAt.isFinite
+        else { return nil }
+        self = cursor
+    }
+}
+
+extension NearbyQuery {
+    /// Sorts candidates already within the radius, drops those up to the cursor, keeps one page.
+    /// - Returns: The page and whether more follow.
+    func page(of candidates: [NearbyPhoto]) -> (items: [NearbyPhoto], more: Bool) {
+        let sorted = candidates.sorted { NearbyCursor($1).sortsAfter(NearbyCursor($0), in: order) }
+        let rest = after.map { cursor in sorted.filter { cursor.precedes($0, in: order) } } ?? sorted
+        return (Array(rest.prefix(limit)), rest.count > limit)
+    }
+
+    /// Whether a photo passes the time filter.
+    func admits(capturedAt: Date) -> Bool {
+        if let from, capturedAt < from { return false }
+        if let to, capturedAt > to { return false }
+        return true
+    }
+}

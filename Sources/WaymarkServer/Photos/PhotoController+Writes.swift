@@ -1,0 +1,196 @@
+import Foundation
+import Vapor
+import WaymarkAPI
+import WaymarkCore
+
+/// `PATCH /api/v1/photos/{id}`: what an owner may change. Absent fields stay as they are;
+/// `latitude` and `longitude` null (both) remove the place.
+struct PhotoEdit: Decodable, Sendable {
+    var title: String?
+    var visibility: String?
+    var latitude: Double??
+    var longitude: Double??
+
+    enum CodingKeys: String, CodingKey { case title, visibility, latitude, longitude }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        visibility = try container.decodeIfPresent(String.self, forKey: .visibility)
+        latitude = container.contains(.latitude) ? .some(try container.decodeNil(forKey: .latitude) ? nil : try container.decode(Double.self, forKey: .latitude)) : nil
+        longitude = container.contains(.longitude) ? .some(try container.decodeNil(forKey: .longitude) ? nil : try container.decode(Double.self, forKey: .longitude)) : nil
+    }
+}
+
+extension PhotoController {
+    @Sendable func upload(_ request: Request) async throws -> Response {
+        let user = try request.auth.require(SignedInUser.self)
+        let key = try Self.idempotencyKey(request)
+        if let key, let earlier = try await photos.photo(owner: user.account.id, idempotencyKey: key) {
+            // A retry: the photo was stored; drain the body unread and answer it again.
+            for try await _ in request.body {}
+            return try await created(earlier, viewer: user.account.id)
+        }
+        let temporary = try blobs.makeTemporaryFile()
+        do {
+            let upload: MultipartUpload
+            do {
+                upload = try await MultipartUpload.read(request, filePart: "photo", into: temporary, maxFileBytes: PhotoUploader.maxBytes)
+            } catch let problem as MultipartUpload.Problem {
+                throw Self.error(problem)
+            }
+            guard let file = upload.file, file.bytes > 0 else { throw Self.error(.missingPhoto) }
+            let fields: PhotoFields
+            do {
+                fields = try PhotoFields(upload.fields)
+            } catch {
+                throw Self.error(error)
+            }
+            var photo: Photo
+            do {
+                photo = try await uploader.store(file, fields: fields, owner: user.account.id, idempotencyKey: key)
+            } catch let problem as UploadProblem {
+                throw Self.error(problem)
+            }
+            request.logger.info("photo stored", metadata: ["photo": "\(photo.id)", "bytes": "\(photo.bytes)"])
+            if let key, let first = try await photos.photo(owner: user.account.id, idempotencyKey: key), first.id != photo.id {
+                photo = first
+            }
+            return try await created(photo, viewer: user.account.id)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    private func created(_ photo: Photo, viewer: UUID) async throws -> Response {
+        var owners = OwnerCache(accounts: accounts)
+        let response = try Response.json(try await owners.dto(photo, distance: nil, viewer: viewer), status: .created)
+        response.headers.replaceOrAdd(name: .location, value: "/api/v1/photos/\(photo.id.uuidString.lowercased())")
+        return response
+    }
+
+    @Sendable func image(_ request: Request) async throws -> Response {
+        let photo = try await visiblePhoto(request)
+        guard let size = request.parameters.get("size"), PhotoUploader.sizes.contains(where: { $0.name == size }),
+              let file = blobs.file(sha256: photo.sha256, derivative: size + ".jpg")
+        else {
+            throw APIError(.notFound, "not_found", "Sizes are thumb, medium and large.")
+        }
+        return try await serve(file, photo: photo, tag: "\(photo.sha256.prefix(32))-\(size)", type: "image/jpeg", request: request)
+    }
+
+    @Sendable func original(_ request: Request) async throws -> Response {
+        let user = try request.auth.require(SignedInUser.self)
+        let photo = try await visiblePhoto(request)
+        guard photo.ownerID == user.account.id, let file = blobs.file(sha256: photo.sha256, derivative: nil) else { throw Self.notFound }
+        let response = try await serve(file, photo: photo, tag: String(photo.sha256.prefix(32)), type: photo.mime, request: request)
+        response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=31536000, immutable")
+        return response
+    }
+
+    /// A stored image, with a strong ETag from its content, a long cache lifetime (private for a
+    /// private photo), and `Range` (Vapor's file streaming answers 206 and 304).
+    private func serve(_ file: URL, photo: Photo, tag: String, type: String, request: Request) async throws -> Response {
+        let etag = "\"\(tag)\""
+        if request.headers.first(name: .ifNoneMatch) == etag {
+            return Response(status: .notModified, headers: ["ETag": etag])
+        }
+        let response = try await request.fileio.asyncStreamFile(at: file.path)
+        response.headers.replaceOrAdd(name: .eTag, value: etag)
+        response.headers.replaceOrAdd(name: .contentType, value: type)
+        response.headers.replaceOrAdd(name: .cacheControl, value: photo.visibility == .public ? "public, max-age=31536000, immutable" : "private, max-age=31536000, immutable")
+        return response
+    }
+
+    @Sendable func edit(_ request: Request) async throws -> Response {
+        let user = try request.auth.require(SignedInUser.self)
+        var photo = try await visiblePhoto(request)
+        guard photo.ownerID == user.account.id else { throw Self.notFound }
+        let edit = try request.decodeJSON(PhotoEdit.self)
+        if let title = edit.title {
+            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard trimmed.unicodeScalars.count <= 200 else { throw APIError.badRequest("invalid_title", "title must be at most 200 characters.") }
+            if !trimmed.isEmpty { photo.title = trimmed }
+        }
+        if let visibility = edit.visibility {
+            guard let value = Visibility(rawValue: visibility) else { throw APIError.badRequest("invalid_visibility", "visibility must be public or private.") }
+            photo.visibility = value
+        }
+        switch (edit.latitude, edit.longitude) {
+        case (nil, nil):
+            break
+        case (.some(nil), .some(nil)):
+            photo.place = nil
+        case let (.some(latitude?), .some(longitude?)):
+            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                throw APIError.badRequest("invalid_place", "latitude must be −90 to 90 and longitude −180 to 180.")
+            }
+            photo.place = Place(latitude: latitude, longitude: longitude)
+        default:
+            throw APIError.badRequest("invalid_place", "latitude and longitude go together: give both, or both null to remove the place.")
+        }
+        try await photos.update(photo)
+        var owners = OwnerCache(accounts: accounts)
+        return try Response.json(try await owners.dto(photo, distance: nil, viewer: user.account.id))
+    }
+
+    @Sendable func delete(_ request: Request) async throws -> Response {
+        let user = try request.auth.require(SignedInUser.self)
+        let photo = try await visiblePhoto(request)
+        guard photo.ownerID == user.account.id, try await photos.delete(id: photo.id) != nil else { throw Self.notFound }
+        if try await photos.references(sha256: photo.sha256) == 0 {
+            try blobs.delete(sha256: photo.sha256)
+        }
+        request.logger.info("photo deleted", metadata: ["photo": "\(photo.id)"])
+        return Response(status: .noContent)
+    }
+
+    /// The photo of the path, if the viewer may see it (else 404, as for one that does not exist).
+    private func visiblePhoto(_ request: Request) async throws -> Photo {
+        let viewer = request.auth.get(SignedInUser.self)?.account.id
+        guard let id = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)),
+              let photo = try await photos.photo(id: id), photo.visibility == .public || photo.ownerID == viewer
+        else { throw Self.notFound }
+        return photo
+    }
+
+    static func idempotencyKey(_ request: Request) throws -> String? {
+        guard let key = request.headers.first(name: "Idempotency-Key") else { return nil }
+        guard !key.isEmpty, key.count <= 255, key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 visible ASCII characters.")
+        }
+        return key
+    }
+
+    static func error(_ problem: MultipartUpload.Problem) -> APIError {
+        switch problem {
+        case .notMultipart:
+            return APIError(.unsupportedMediaType, "unsupported_media_type", "Send multipart/form-data with the photo in a part named photo.")
+        case .malformed:
+            return .badRequest("invalid_multipart", "The multipart body is malformed or incomplete.")
+        case .tooLarge:
+            return APIError(.payloadTooLarge, "payload_too_large", "The photo is larger than 100 MB.")
+        case .fieldTooLong(let name):
+            return .badRequest("invalid_field", "\(name) is too long.")
+        }
+    }
+
+    static func error(_ problem: UploadProblem) -> APIError {
+        switch problem {
+        case .notMultipart: return error(MultipartUpload.Problem.notMultipart)
+        case .malformedBody: return error(MultipartUpload.Problem.malformed)
+        case .tooLarge: return error(MultipartUpload.Problem.tooLarge)
+        case .missingPhoto: return .badRequest("missing_photo", "The part named photo is missing or empty.")
+        case let .field(_, reason): return .badRequest("invalid_field", reason)
+        case .notAnImage:
+            return APIError(.unsupportedMediaType, "not_an_image", "This file is not a JPEG, HEIC, PNG, WebP, TIFF or camera RAW photo, whatever its name says.")
+        case .brokenImage:
+            return APIError(.unprocessableEntity, "broken_image", "The image is damaged or incomplete; upload the whole file again.")
+        case let .tooManyPixels(width, height):
+            return APIError(.payloadTooLarge, "too_many_pixels", "The image has \(width) × \(height) pixels, more than 100 megapixels; scale it down first.")
+        case .idempotencyKeyReused:
+            return APIError(.conflict, "idempotency_key_reused", "This Idempotency-Key was used for another photo.")
+        }
+    }
+}

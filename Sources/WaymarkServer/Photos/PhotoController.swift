@@ -1,0 +1,146 @@
+import Foundation
+import Vapor
+import WaymarkAPI
+import WaymarkCore
+
+/// Photos and places (DESIGN §3.6, §3.7): reading a photo and searching near a place. Browsing
+/// needs no account; a signed-in viewer also finds their own private photos. Another account's
+/// private photo answers 404, as one that does not exist.
+struct PhotoController: Sendable {
+    let photos: any PhotoStore
+    let accounts: any AccountStore
+    let blobs: any BlobStore
+    let uploader: PhotoUploader
+
+    /// Registers the routes on a builder whose requests may carry a session (none is required to
+    /// browse); writes need a signed-in account.
+    func register(on routes: any RoutesBuilder) {
+        let api = routes.grouped("api", "v1", "photos")
+        api.get("nearby", use: nearby)
+        api.get(":photo_id", use: find)
+        api.get(":photo_id", "image", ":size", use: image)
+        let owner = api.grouped(SignedInUser.required)
+        owner.on(.POST, body: .stream, use: upload)
+        owner.get(":photo_id", "original", use: original)
+        owner.patch(":photo_id", use: edit)
+        owner.delete(":photo_id", use: delete)
+    }
+
+    @Sendable func find(_ request: Request) async throws -> Response {
+        let viewer = request.auth.get(SignedInUser.self)?.account.id
+        guard let id = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)),
+              let photo = try await photos.photo(id: id), photo.visibility == .public || photo.ownerID == viewer
+        else { throw Self.notFound }
+        var owners = OwnerCache(accounts: accounts)
+        return try Response.json(try await owners.dto(photo, distance: nil, viewer: viewer))
+    }
+
+    @Sendable func nearby(_ request: Request) async throws -> Response {
+        let query = try Self.query(request, viewer: request.auth.get(SignedInUser.self)?.account.id)
+        let page = try await photos.nearby(query)
+        var owners = OwnerCache(accounts: accounts)
+        var items: [PhotoDTO] = []
+        for found in page.items {
+            items.append(try await owners.dto(found.photo, distance: found.distance, viewer: query.viewer))
+        }
+        let next = page.more ? page.items.last.map { NearbyCursor($0).text } : nil
+        return try Response.json(WaymarkAPI.Page(items: items, next: next))
+    }
+
+    static let notFound = APIError(.notFound, "not_found", "No photo has this id.")
+
+    /// Reads and checks the search parameters, naming the one at fault.
+    static func query(_ request: Request, viewer: UUID?) throws -> NearbyQuery {
+        func number(_ name: String) throws -> Double? {
+            guard let text = try? request.query.get(String.self, at: name) else { return nil }
+            guard let value = Double(text), value.isFinite else {
+                throw APIError.badRequest("invalid_query", "\(name) must be a number.")
+            }
+            return value
+        }
+        func instant(_ name: String) throws -> Date? {
+            guard let text = try? request.query.get(String.self, at: name) else { return nil }
+            guard let date = Self.instant(text) else {
+                throw APIError.badRequest("invalid_query", "\(name) must be an ISO 8601 time with its zone (2026-06-01T10:00:00Z) or Unix seconds.")
+            }
+            return date
+        }
+        guard let latitude = try number("latitude"), let longitude = try number("longitude") else {
+            throw APIError.badRequest("invalid_query", "latitude and longitude are required: ?latitude=46.05&longitude=14.5.")
+        }
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+            throw APIError.badRequest("invalid_query", "latitude must be −90 to 90 and longitude −180 to 180.")
+        }
+        let radius = try number("radius") ?? NearbyQuery.defaultRadius
+        guard radius > 0, radius <= NearbyQuery.maximumRadius else {
+            throw APIError.badRequest("invalid_query", "radius must be more than 0 and at most \(Int(NearbyQuery.maximumRadius)) metres.")
+        }
+        var query = NearbyQuery(latitude: latitude, longitude: longitude, radius: radius, viewer: viewer)
+        if let sort = try? request.query.get(String.self, at: "sort") {
+            guard let order = NearbyQuery.Order(rawValue: sort) else {
+                throw APIError.badRequest("invalid_query", "sort must be distance or recent.")
+            }
+            query.order = order
+        }
+        if let limit = try number("limit") {
+            guard let whole = Int(exactly: limit), NearbyQuery.limits.contains(whole) else {
+                throw APIError.badRequest("invalid_query", "limit must be a whole number from 1 to 500.")
+            }
+            query.limit = whole
+        }
+        query.from = try instant("from")
+        query.to = try instant("to")
+        if let text = try? request.query.get(String.self, at: "cursor") {
+            guard let cursor = NearbyCursor(text: text) else {
+                throw APIError.badRequest("invalid_cursor", "cursor is not one this server gave; start again without it.")
+            }
+            query.after = cursor
+        }
+        return query
+    }
+}
+
+extension PhotoController {
+    /// An RFC 3339 time (with or without fractions of a second, `T`/`Z` in either case) or Unix seconds.
+    static func instant(_ text: String) -> Date? {
+        if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
+        let upper = text.uppercased()
+        let plain = ISO8601DateFormatter()
+        plain.formatOptions = [.withInternetDateTime]
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return plain.date(from: upper) ?? fractional.date(from: upper)
+    }
+}
+
+/// Owners of the photos of one answer, each read once.
+struct OwnerCache {
+    let accounts: any AccountStore
+    private var known: [UUID: PhotoDTO.Owner] = [:]
+
+    init(accounts: any AccountStore) {
+        self.accounts = accounts
+    }
+
+    mutating func dto(_ photo: Photo, distance: Double?, viewer: UUID?) async throws -> PhotoDTO {
+        let owner: PhotoDTO.Owner
+        if let cached = known[photo.ownerID] {
+            owner = cached
+        } else {
+            let account = try await accounts.account(id: photo.ownerID)
+            owner = PhotoDTO.Owner(id: photo.ownerID, username: account?.username ?? "", displayName: account?.displayName ?? "")
+            known[photo.ownerID] = owner
+        }
+        let base = "/api/v1/photos/\(photo.id.uuidString.lowercased())"
+        return PhotoDTO(
+            id: photo.id, owner: owner, title: photo.title, capturedAt: photo.capturedAt.timeIntervalSince1970,
+            uploadedAt: photo.uploadedAt.timeIntervalSince1970, latitude: photo.place?.latitude, longitude: photo.place?.longitude,
+            altitude: photo.place?.altitude, accuracy: photo.place?.accuracy, azimuth: photo.azimuth, tilt: photo.tilt,
+            width: photo.width, height: photo.height, bytes: photo.bytes, mime: photo.mime, sha256: photo.sha256,
+            visibility: photo.visibility.rawValue,
+            urls: PhotoDTO.URLs(thumb: base + "/image/thumb", medium: base + "/image/medium", large: base + "/image/large",
+                                original: photo.ownerID == viewer ? base + "/original" : nil),
+            distance: distance
+        )
+    }
+}

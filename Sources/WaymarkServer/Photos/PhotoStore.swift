@@ -1,0 +1,216 @@
+import Fluent
+import Foundation
+import SQLKit
+import WaymarkCore
+
+/// Where photos and their places live.
+protocol PhotoStore: Sendable {
+    /// Stores photos (one, or a bulk load) with their places, in one transaction.
+    func insert(_ photos: [Photo]) async throws
+    func photo(id: UUID) async throws -> Photo?
+    /// The photo an owner uploaded with an `Idempotency-Key`.
+    func photo(owner: UUID, idempotencyKey: String) async throws -> Photo?
+    /// Changes what an owner may change (title, visibility, place); the place index follows.
+    func update(_ photo: Photo) async throws
+    /// Deletes a photo; returns the photo that was deleted.
+    func delete(id: UUID) async throws -> Photo?
+    /// How many photos refer to a blob.
+    func references(sha256: String) async throws -> Int
+    /// One page of the photos within a radius that the viewer may see, in the query's order.
+    func nearby(_ query: NearbyQuery) async throws -> (items: [NearbyPhoto], more: Bool)
+}
+
+/// ``PhotoStore`` on the server's database: SQLite with an R*Tree, PostgreSQL with PostGIS.
+///
+/// On SQLite the R*Tree narrows the search to the circle's bounding boxes and Vincenty's geodesic
+/// distance on WGS-84 decides (and orders); on PostgreSQL `ST_DWithin` on the `geography` column
+/// (GiST index) finds them and `ST_Distance` (PostGIS's spheroid distance) orders them.
+struct SQLPhotoStore: PhotoStore {
+    let database: ServerDatabase
+
+    static let columns = ["id", "owner_id", "title", "captured_at", "uploaded_at", "latitude", "longitude", "altitude", "accuracy",
+                          "azimuth", "tilt", "width", "height", "bytes", "mime", "sha256", "visibility", "idempotency_key"]
+
+    private func sql() throws -> any SQLDatabase {
+        guard let sql = try database.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
+        return sql
+    }
+
+    func insert(_ photos: [Photo]) async throws {
+        guard !photos.isEmpty else { return }
+        let postgres = database.isPostgres
+        try await database.transaction { connection in
+            guard let sql = connection as? any SQLDatabase else { throw PhotoStoreError.notSQL }
+            // In slices: a statement has at most 32,766 bind parameters on SQLite, 65,535 on PostgreSQL.
+            for slice in stride(from: 0, to: photos.count, by: 1_000).map({ photos[$0..<min($0 + 1_000, photos.count)] }) {
+                var insert = sql.insert(into: CreatePhotos.table).columns(Self.columns + (postgres ? ["place"] : []))
+                for photo in slice {
+                    var values: [any SQLExpression] = Self.binds(photo)
+                    if postgres {
+                        if let place = photo.place {
+                            values.append(SQLQueryString("ST_SetSRID(ST_MakePoint(\(bind: place.longitude), \(bind: place.latitude)), 4326)::geography"))
+                        } else {
+                            values.append(SQLLiteral.null)
+                        }
+                    }
+                    insert = insert.values(values)
+                }
+                try await insert.run()
+                if !postgres {
+                    let placed = slice.compactMap { photo in photo.place.map { (photo.id, $0) } }
+                    guard !placed.isEmpty else { continue }
+                    var places = sql.insert(into: CreatePhotos.places).columns("min_lat", "max_lat", "min_lon", "max_lon", "photo_id")
+                    for (id, place) in placed {
+                        places = places.values(SQLBind(place.latitude), SQLBind(place.latitude), SQLBind(place.longitude),
+                                               SQLBind(place.longitude), SQLBind(id))
+                    }
+                    try await places.run()
+                }
+            }
+        }
+    }
+
+    func photo(id: UUID) async throws -> Photo? {
+        try await sql().select().columns(Self.columns.map { SQLIdentifier($0) }).from(CreatePhotos.table)
+            .where("id", .equal, SQLBind(id))
+            .first()
+            .map(Self.photo(from:))
+    }
+
+    func photo(owner: UUID, idempotencyKey: String) async throws -> Photo? {
+        try await sql().select().columns(Self.columns.map { SQLIdentifier($0) }).from(CreatePhotos.table)
+            .where("owner_id", .equal, SQLBind(owner)).where("idempotency_key", .equal, SQLBind(idempotencyKey))
+            .first()
+            .map(Self.photo(from:))
+    }
+
+    func update(_ photo: Photo) async throws {
+        guard let before = try await self.photo(id: photo.id) else { return }
+        let postgres = database.isPostgres
+        try await database.transaction { connection in
+            guard let sql = connection as? any SQLDatabase else { throw PhotoStoreError.notSQL }
+            var update = sql.update(CreatePhotos.table)
+                .set("title", to: SQLBind(photo.title)).set("visibility", to: SQLBind(photo.visibility.rawValue))
+                .set("latitude", to: photo.place.map { SQLBind($0.latitude) as any SQLExpression } ?? SQLLiteral.null)
+                .set("longitude", to: photo.place.map { SQLBind($0.longitude) as any SQLExpression } ?? SQLLiteral.null)
+                .set("altitude", to: photo.place?.altitude.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
+                .set("accuracy", to: photo.place?.accuracy.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
+            if postgres {
+                update = update.set("place", to: photo.place.map {
+                    SQLQueryString("ST_SetSRID(ST_MakePoint(\(bind: $0.longitude), \(bind: $0.latitude)), 4326)::geography") as any SQLExpression
+                } ?? SQLLiteral.null)
+            }
+            try await update.where("id", .equal, SQLBind(photo.id)).run()
+            if !postgres, before.place != photo.place {
+                if let place = before.place { try await Self.removePlace(of: photo.id, at: place, on: sql) }
+                if let place = photo.place {
+                    try await sql.insert(into: CreatePhotos.places).columns("min_lat", "max_lat", "min_lon", "max_lon", "photo_id")
+                        .values(SQLBind(place.latitude), SQLBind(place.latitude), SQLBind(place.longitude), SQLBind(place.longitude), SQLBind(photo.id))
+                        .run()
+                }
+            }
+        }
+    }
+
+    /// SQLite: removes a photo's entry from the R*Tree, found through the R*Tree's own index (the
+    /// point's box), not by a scan of the auxiliary column.
+    private static func removePlace(of id: UUID, at place: Place, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            DELETE FROM \(ident: CreatePhotos.places) WHERE key IN (SELECT key FROM \(ident: CreatePhotos.places) \
+            WHERE min_lat <= \(bind: place.latitude) AND max_lat >= \(bind: place.latitude) \
+            AND min_lon <= \(bind: place.longitude) AND max_lon >= \(bind: place.longitude) AND photo_id = \(bind: id))
+            """).run()
+    }
+
+    func delete(id: UUID) async throws -> Photo? {
+        guard let photo = try await photo(id: id) else { return nil }
+        let postgres = database.isPostgres
+        try await database.transaction { connection in
+            guard let sql = connection as? any SQLDatabase else { throw PhotoStoreError.notSQL }
+            if !postgres, let place = photo.place {
+                try await Self.removePlace(of: id, at: place, on: sql)
+            }
+            try await sql.delete(from: CreatePhotos.table).where("id", .equal, SQLBind(id)).run()
+        }
+        return photo
+    }
+
+    func references(sha256: String) async throws -> Int {
+        struct Count: Decodable { var count: Int }
+        return try await sql().raw("SELECT COUNT(*) AS count FROM \(ident: CreatePhotos.table) WHERE sha256 = \(bind: sha256)")
+            .first(decoding: Count.self)?.count ?? 0
+    }
+
+    func nearby(_ query: NearbyQuery) async throws -> (items: [NearbyPhoto], more: Bool) {
+        let sql = try sql()
+        let visible: SQLQueryString = query.viewer.map { "(p.visibility = 'public' OR p.owner_id = \(bind: $0))" } ?? "p.visibility = 'public'"
+        var time: SQLQueryString = ""
+        if let from = query.from { time += " AND p.captured_at >= \(bind: from.timeIntervalSince1970)" }
+        if let to = query.to { time += " AND p.captured_at <= \(bind: to.timeIntervalSince1970)" }
+        let columns = SQLQueryString(Self.columns.map { "p.\($0)" }.joined(separator: ", "))
+        var candidates: [NearbyPhoto] = []
+        if database.isPostgres {
+            let point: SQLQueryString = "ST_SetSRID(ST_MakePoint(\(bind: query.longitude), \(bind: query.latitude)), 4326)::geography"
+            let rows = try await sql.raw("""
+                SELECT \(columns), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
+                WHERE ST_DWithin(p.place, \(point), \(bind: query.radius)) AND \(visible)\(time)
+                """).all()
+            candidates = try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) }
+        } else {
+            var seen = Set<UUID>()
+            for box in Geodesy.boundingBoxes(around: (query.latitude, query.longitude), radius: query.radius) {
+                let rows = try await sql.raw("""
+                    SELECT \(columns) FROM \(ident: CreatePhotos.places) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
+                    WHERE r.max_lat >= \(bind: box.minLatitude) AND r.min_lat <= \(bind: box.maxLatitude) \
+                    AND r.max_lon >= \(bind: box.minLongitude) AND r.min_lon <= \(bind: box.maxLongitude) AND \(visible)\(time)
+                    """).all()
+                for row in rows {
+                    let photo = try Self.photo(from: row)
+                    // A point on the antimeridian lies in both halves of a split circle.
+                    guard let place = photo.place, seen.insert(photo.id).inserted else { continue }
+                    let distance = Geodesy.distance((query.latitude, query.longitude), (place.latitude, place.longitude))
+                    if distance <= query.radius { candidates.append(NearbyPhoto(photo: photo, distance: distance)) }
+                }
+            }
+        }
+        return query.page(of: candidates)
+    }
+
+    static func binds(_ photo: Photo) -> [any SQLExpression] {
+        func optional(_ value: Double?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
+        return [
+            SQLBind(photo.id), SQLBind(photo.ownerID), SQLBind(photo.title), SQLBind(photo.capturedAt.timeIntervalSince1970),
+            SQLBind(photo.uploadedAt.timeIntervalSince1970), optional(photo.place?.latitude), optional(photo.place?.longitude),
+            optional(photo.place?.altitude), optional(photo.place?.accuracy), optional(photo.azimuth), optional(photo.tilt),
+            SQLBind(Int64(photo.width)), SQLBind(Int64(photo.height)), SQLBind(Int64(photo.bytes)), SQLBind(photo.mime),
+            SQLBind(photo.sha256), SQLBind(photo.visibility.rawValue), photo.idempotencyKey.map { SQLBind($0) } ?? SQLLiteral.null,
+        ]
+    }
+
+    static func photo(from row: any SQLRow) throws -> Photo {
+        let latitude = try row.decodeNil(column: "latitude") ? nil : try row.decode(column: "latitude", as: Double.self)
+        let longitude = try row.decodeNil(column: "longitude") ? nil : try row.decode(column: "longitude", as: Double.self)
+        var place: Place?
+        if let latitude, let longitude {
+            place = Place(latitude: latitude, longitude: longitude,
+                          altitude: try row.decode(column: "altitude", as: Double?.self),
+                          accuracy: try row.decode(column: "accuracy", as: Double?.self))
+        }
+        return Photo(
+            id: try row.decode(column: "id", as: UUID.self), ownerID: try row.decode(column: "owner_id", as: UUID.self),
+            title: try row.decode(column: "title", as: String.self),
+            capturedAt: Date(timeIntervalSince1970: try row.decode(column: "captured_at", as: Double.self)),
+            uploadedAt: Date(timeIntervalSince1970: try row.decode(column: "uploaded_at", as: Double.self)),
+            place: place, azimuth: try row.decode(column: "azimuth", as: Double?.self), tilt: try row.decode(column: "tilt", as: Double?.self),
+            width: Int(try row.decode(column: "width", as: Int64.self)), height: Int(try row.decode(column: "height", as: Int64.self)),
+            bytes: Int(try row.decode(column: "bytes", as: Int64.self)), mime: try row.decode(column: "mime", as: String.self),
+            sha256: try row.decode(column: "sha256", as: String.self),
+            visibility: Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private,
+            idempotencyKey: try row.decode(column: "idempotency_key", as: String?.self)
+        )
+    }
+}
+
+enum PhotoStoreError: Error {
+    case notSQL
+}

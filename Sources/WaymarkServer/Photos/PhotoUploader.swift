@@ -1,0 +1,166 @@
+import Foundation
+import NIOPosix
+import WaymarkAPI
+import WaymarkCore
+import WaymarkMedia
+
+/// Why an upload was refused; the API words it.
+enum UploadProblem: Error, Equatable {
+    case notMultipart
+    case malformedBody
+    case missingPhoto
+    case tooLarge
+    case field(String, String)
+    case notAnImage
+    case brokenImage
+    case tooManyPixels(width: Int, height: Int)
+    case idempotencyKeyReused
+}
+
+/// What a client sent with a photo (DESIGN §3.6), checked.
+struct PhotoFields: Sendable, Equatable {
+    var title: String?
+    var capturedAt: Date?
+    var place: Place?
+    var azimuth: Double?
+    var tilt: Double?
+    var visibility: Visibility = .public
+    /// The owner confirmed that the photo's own GPS position may be published (seed 004's
+    /// checkbox); a private photo uses it anyway.
+    var usePhotoPlace = false
+
+    /// Reads the text fields, naming the first one at fault.
+    init(_ fields: [String: String]) throws(UploadProblem) {
+        func number(_ name: String, _ range: ClosedRange<Double>) throws(UploadProblem) -> Double? {
+            guard let text = fields[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            guard let value = Double(text), value.isFinite, range.contains(value) else {
+                throw .field(name, "\(name) must be a number from \(range.lowerBound) to \(range.upperBound).")
+            }
+            return value
+        }
+        title = fields["title"]?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let title, title.unicodeScalars.count > 200 { throw .field("title", "title must be at most 200 characters.") }
+        if let text = fields["capturedAt"], !text.isEmpty {
+            guard let date = PhotoController.instant(text) else {
+                throw .field("capturedAt", "capturedAt must be an ISO 8601 time with its zone, e.g. 2026-06-01T10:00:00+02:00.")
+            }
+            capturedAt = date
+        }
+        let latitude = try number("latitude", -90...90), longitude = try number("longitude", -180...180)
+        switch (latitude, longitude) {
+        case let (latitude?, longitude?):
+            place = Place(latitude: latitude, longitude: longitude, altitude: try number("altitude", -1_000...100_000),
+                          accuracy: try number("accuracy", 0...100_000))
+        case (nil, nil):
+            place = nil
+        default:
+            throw .field("latitude", "latitude and longitude go together: give both or neither.")
+        }
+        azimuth = try number("azimuth", 0...360)
+        tilt = try number("tilt", -90...90)
+        if let text = fields["visibility"], !text.isEmpty {
+            guard let value = Visibility(rawValue: text) else { throw .field("visibility", "visibility must be public or private.") }
+            visibility = value
+        }
+        usePhotoPlace = ["true", "on", "1", "yes"].contains(fields["usePhotoPlace"]?.lowercased() ?? "")
+    }
+}
+
+/// Stores an uploaded photo: checks the file by its bytes, reads its metadata, makes the
+/// derivatives off the event loop, keeps the original as a content-addressed blob, and records
+/// the photo. Typed outcomes only.
+struct PhotoUploader: Sendable {
+    let photos: any PhotoStore
+    let blobs: any BlobStore
+    let media: NIOThreadPool
+    let clock: WallClock
+
+    /// The sizes made at upload.
+    static let sizes: [(name: String, size: ImageDerivative.Size)] = [("thumb", .thumb), ("medium", .medium), ("large", .large)]
+    /// 100 MB.
+    static let maxBytes = 100 * 1_000_000
+
+    /// Makes a photo of an uploaded file (already hashed, in a temporary file of the blob store).
+    /// The temporary file is adopted as the blob or removed; nothing is left behind on a refusal.
+    func store(_ file: MultipartUpload.File, fields: PhotoFields, owner: UUID, idempotencyKey: String? = nil) async throws -> Photo {
+        var adopted: Photo
+        do {
+            let (probe, metadata) = try await media.runIfActive { () throws -> (ImageProbe, PhotoMetadata?) in
+                let probe: ImageProbe
+                do {
+                    probe = try ImageProbe.probe(file: file.url)
+                } catch let error as ImageError {
+                    throw Self.problem(error)
+                }
+                return (probe, try? PhotoMetadata.read(contentsOf: file.url))
+            }
+            // Every derivative before anything is stored: a broken image fails here.
+            let sha = file.sha256, blobs = self.blobs
+            try await media.runIfActive {
+                for (name, size) in Self.sizes where blobs.file(sha256: sha, derivative: name + ".jpg") == nil {
+                    let derivative: ImageDerivative
+                    do {
+                        derivative = try probe.derivative(size)
+                    } catch let error as ImageError {
+                        throw Self.problem(error)
+                    }
+                    try blobs.storeDerivative(derivative.data, of: sha, name: name + ".jpg")
+                }
+                try blobs.adopt(file.url, sha256: sha)
+            }
+            adopted = makePhoto(file, probe: probe, metadata: metadata, fields: fields, owner: owner)
+            adopted.idempotencyKey = idempotencyKey
+        } catch {
+            try? FileManager.default.removeItem(at: file.url)
+            throw error
+        }
+        do {
+            try await photos.insert([adopted])
+        } catch {
+            // A concurrent retry with the same key stored it first: answer that one.
+            if let idempotencyKey, let first = try await photos.photo(owner: owner, idempotencyKey: idempotencyKey) {
+                return first
+            }
+            if try await photos.references(sha256: adopted.sha256) == 0 { try? blobs.delete(sha256: adopted.sha256) }
+            throw error
+        }
+        return adopted
+    }
+
+    private func makePhoto(_ file: MultipartUpload.File, probe: ImageProbe, metadata: PhotoMetadata?, fields: PhotoFields, owner: UUID) -> Photo {
+        let now = clock.now()
+        let cameraTime = metadata?.captureTime
+        let captured = fields.capturedAt
+            ?? cameraTime.map { Date(timeIntervalSince1970: $0.seconds - Double($0.utcOffset ?? 0)) }
+            ?? now
+        var place = fields.place
+        if place == nil, fields.visibility == .private || fields.usePhotoPlace, let gps = metadata?.existingPosition {
+            place = Place(latitude: gps.latitude, longitude: gps.longitude)
+        }
+        var title = fields.title ?? ""
+        if title.isEmpty {
+            // Seed 004's default: the capture time as the camera (or the phone) read it.
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            if let cameraTime, fields.capturedAt == nil {
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                title = "PShare: " + formatter.string(from: Date(timeIntervalSince1970: cameraTime.seconds))
+            } else {
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                title = "PShare: " + formatter.string(from: captured)
+            }
+        }
+        return Photo(id: UUID(), ownerID: owner, title: title, capturedAt: captured, uploadedAt: now, place: place,
+                     azimuth: fields.azimuth, tilt: fields.tilt, width: probe.displayWidth, height: probe.displayHeight,
+                     bytes: file.bytes, mime: probe.mimeType, sha256: file.sha256, visibility: fields.visibility)
+    }
+
+    static func problem(_ error: ImageError) -> UploadProblem {
+        switch error {
+        case .notAnImage: return .notAnImage
+        case .broken, .unreadable: return .brokenImage
+        case let .tooManyPixels(width, height, _): return .tooManyPixels(width: width, height: height)
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import Testing
+import Vapor
+import VaporTesting
+import WaymarkAPI
+import WaymarkCore
+@testable import WaymarkServer
+
+/// A `multipart/form-data` body.
+struct Multipart {
+    let boundary = "waymark-\(UUID().uuidString)"
+    var body: [UInt8] = []
+
+    mutating func field(_ name: String, _ value: String) {
+        body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+    }
+
+    mutating func file(_ name: String, filename: String, _ data: Data, type: String = "image/jpeg") {
+        body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(type)\r\n\r\n".utf8)
+        body += Array(data) + Array("\r\n".utf8)
+    }
+
+    var finished: [UInt8] { body + Array("--\(boundary)--\r\n".utf8) }
+    var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+}
+
+/// Test photos made by tools nobody here wrote.
+enum TestPhoto {
+    static func run(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TestPhotoError.failed(arguments.joined(separator: " ")) }
+    }
+
+    static func output(_ arguments: [String], input: URL? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A 1600×1200 JPEG with a gradient, taken at `time` (EXIF, no zone), with GPS, a serial
+    /// number and the given EXIF orientation.
+    static func jpeg(in folder: URL, orientation: Int = 1, time: String = "2024:06:01 10:11:12", gps: (Double, Double)? = (46.3833, 13.8367)) throws -> Data {
+        let url = folder.appendingPathComponent("photo-\(UUID().uuidString).jpg")
+        try run(["convert", "-size", "1600x1200", "gradient:navy-orange", "-quality", "90", url.path])
+        var tags = ["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=\(time)", "-Orientation=\(orientation)", "-n",
+                    "-SerialNumber=SN-123456789", "-Make=TestCam", "-Model=Model X"]
+        if let gps {
+            tags += ["-GPSLatitude=\(abs(gps.0))", "-GPSLatitudeRef=\(gps.0 >= 0 ? "N" : "S")", "-GPSLongitude=\(abs(gps.1))",
+                     "-GPSLongitudeRef=\(gps.1 >= 0 ? "E" : "W")"]
+        }
+        try run(tags + [url.path])
+        return try Data(contentsOf: url)
+    }
+}
+
+enum TestPhotoError: Error {
+    case failed(String)
+}
+
+extension TestServer {
+    func upload(_ data: Data, token: String, filename: String = "IMG_0001.JPG", fields: [String: String] = [:],
+                idempotencyKey: String? = nil) async throws -> TestingHTTPResponse {
+        var form = Multipart()
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) { form.field(name, value) }
+        form.file("photo", filename: filename, data)
+        var headers = TestServer.bearer(token)
+        headers.replaceOrAdd(name: .contentType, value: form.contentType)
+        if let idempotencyKey { headers.replaceOrAdd(name: "Idempotency-Key", value: idempotencyKey) }
+        return try await send(.POST, "/api/v1/photos", headers: headers, body: form.finished)
+    }
+
+    /// Every file under the data folder's blobs, by path relative to it.
+    func blobFiles() -> [String] {
+        let root = configuration.dataDirectory.appendingPathComponent("blobs")
+        let items = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])?.allObjects as? [URL] ?? []
+        return items.filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+            .map { String($0.path.dropFirst(root.path.count)) }.sorted()
+    }
+}
+
+@Suite("Photo upload: checked by content, derivatives without metadata, idempotent, private to its owner")
+struct PhotoUploadTests {
+    @Test("A phone's upload: 201 with its place, PShare title, derivatives upright and stripped, the original to its owner only", arguments: TestDatabase.all)
+    func upload(database: TestDatabase) async throws {
+        let folder = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database) { server in
+            let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
+            let bob = try await server.register("bob-\(UUID().uuidString.prefix(8).lowercased())")
+            let data = try TestPhoto.jpeg(in: folder, orientation: 6)
+            let response = try await server.upload(data, token: alice.token, fields: ["latitude": "-33.85", "longitude": "151.21", "accuracy": "4.5", "azimuth": "271"])
+            #expect(response.status == .created, "\(response.text)")
+            let photo = try response.decode(PhotoDTO.self)
+            #expect(photo.title == "PShare: 2024-06-01 10:11:12")
+            #expect(photo.latitude == -33.85 && photo.longitude == 151.21 && photo.accuracy == 4.5 && photo.azimuth == 271, "the form's place wins")
+            #expect(photo.width == 1200 && photo.height == 1600, "orientation 6: upright it is portrait")
+            #expect(photo.mime == "image/jpeg")
+            #expect(photo.bytes == data.count)
+            #expect(photo.urls.original != nil)
+
+            for (size, side) in [("thumb", 256), ("medium", 1024), ("large", 1600)] {
+                let image = try await server.send(.GET, "/api/v1/photos/\(photo.id)/image/\(size)")
+                #expect(image.status == .ok, "\(size)")
+                #expect(image.headers.first(name: .contentType) == "image/jpeg")
+                #expect(image.headers.first(name: .cacheControl)?.contains("max-age=31536000") == true)
+                let etag = try #require(image.headers.first(name: .eTag))
+                let file = folder.appendingPathComponent("\(size).jpg")
+                try Data(image.body.readableBytesView).write(to: file)
+                let tags = try TestPhoto.output(["exiftool", "-j", "-G1", "-a", "-EXIF:all", "-XMP:all", "-IPTC:all", "-MakerNotes:all", "-ICC_Profile:all", "-ImageSize", file.path])
+                #expect(!tags.contains("GPS") && !tags.contains("SN-123456789") && !tags.contains("TestCam") && !tags.contains("ExifIFD"), "\(size): \(tags)")
+                let dimensions = try TestPhoto.output(["exiftool", "-s3", "-ImageSize", file.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+                if size == "thumb" {
+                    #expect(dimensions == "256x256")
+                } else {
+                    #expect(dimensions == "\(side * 3 / 4)x\(side)", "\(size) is upright and never enlarged: \(dimensions)")
+                }
+                let again = try await server.send(.GET, "/api/v1/photos/\(photo.id)/image/\(size)", headers: ["If-None-Match": etag])
+                #expect(again.status == .notModified)
+            }
+            let range = try await server.send(.GET, "/api/v1/photos/\(photo.id)/image/thumb", headers: ["Range": "bytes=0-9"])
+            #expect(range.status == .partialContent)
+            #expect(range.body.readableBytes == 10)
+
+            let original = try await server.send(.GET, "/api/v1/photos/\(photo.id)/original", headers: TestServer.bearer(alice.token))
+            #expect(original.status == .ok)
+            #expect(Data(original.body.readableBytesView) == data, "the uploaded bytes, untouched")
+            #expect(try await server.send(.GET, "/api/v1/photos/\(photo.id)/original", headers: TestServer.bearer(bob.token)).status == .notFound)
+            #expect(try await server.send(.GET, "/api/v1/photos/\(photo.id)/original").status == .unauthorized)
+            #expect(try await server.send(.GET, "/api/v1/photos/\(photo.id)", headers: TestServer.bearer(bob.token)).decode(PhotoDTO.self).urls.original == nil)
+        }
+    }
+
+    @Test("Retries with one Idempotency-Key store one photo; the same bytes twice are one blob; deleting the last photo removes it", arguments: TestDatabase.all)
+    func idempotenceAndDeduplication(database: TestDatabase) async throws {
+        let folder = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database) { server in
+            let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
+            let data = try TestPhoto.jpeg(in: folder)
+            let key = "upload-\(UUID().uuidString)"
+            let first = try await server.upload(data, token: alice.token, idempotencyKey: key).decode(PhotoDTO.self)
+            let retry = try await server.upload(data, token: alice.token, idempotencyKey: key)
+            #expect(retry.status == .created)
+            #expect(try retry.decode(PhotoDTO.self).id == first.id, "the retry answers the stored photo")
+            let blobs = server.blobFiles()
+            #expect(blobs.count == 4, "the original and three derivatives: \(blobs)")
+
+            let second = try await server.upload(data, token: alice.token).decode(PhotoDTO.self)
+            #expect(second.id != first.id)
+            #expect(second.sha256 == first.sha256)
+            #expect(server.blobFiles() == blobs, "stored once however often uploaded")
+
+            #expect(try await server.send(.DELETE, "/api/v1/photos/\(first.id)", headers: TestServer.bearer(alice.token)).status == .noContent)
+            #expect(server.blobFiles() == blobs, "the other photo still refers to the blob")
+            #expect(try await server.send(.GET, "/api/v1/photos/\(first.id)").status == .notFound)
+            #expect(try await server.send(.DELETE, "/api/v1/photos/\(second.id)", headers: TestServer.bearer(alice.token)).status == .noContent)
+            #expect(server.blobFiles().isEmpty, "nothing refers to it any more")
+        }
+    }
+
+    @Test("Hostile uploads get the right 4xx and leave nothing behind; the server keeps serving", arguments: TestDatabase.all)
+    func hostile(database: TestDatabase) async throws {
+        let folder = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database) { server in
+            let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
+            let good = try TestPhoto.jpeg(in: folder)
+
+            let text = try await server.upload(Data("Dear diary, today I walked.\n".utf8), token: alice.token, filename: "holiday.jpg")
+            #expect(text.status == .unsupportedMediaType)
+            #expect(try text.apiError().error == "not_an_image")
+
+            let truncated = try await server.upload(good.prefix(good.count / 2), token: alice.token)
+            #expect(truncated.status == .unprocessableEntity, "\(truncated.text)")
+            #expect(try truncated.apiError().error == "broken_image")
+
+            // A 30,000 × 30,000 JPEG: the frame header of a small one, enlarged.
+            var bomb = good
+            let sof = try #require((0..<(bomb.count - 9)).first { bomb[$0] == 0xFF && (bomb[$0 + 1] == 0xC0 || bomb[$0 + 1] == 0xC2) })
+            for offset in [sof + 5, sof + 7] {
+                bomb[offset] = UInt8(30_000 >> 8)
+                bomb[offset + 1] = UInt8(30_000 & 0xFF)
+            }
+            let bombed = try await server.upload(bomb, token: alice.token)
+            #expect(bombed.status == .payloadTooLarge, "\(bombed.text)")
+            #expect(try bombed.apiError().error == "too_many_pixels")
+
+            // 101 MB over a real socket: refused by its Content-Length, and, sent chunked, while it streams in.
+            let big = folder.appendingPathComponent("big.jpg")
+            FileManager.default.createFile(atPath: big.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: big)
+            try handle.truncate(atOffset: 101 * 1_000_000)
+            try handle.close()
+            let port = Int.random(in: 40_000..<60_000)
+            server.app.http.server.configuration.port = port
+            try await server.app.server.start()
+            for extra in [[], ["-H", "Transfer-Encoding: chunked"]] {
+                let status = try TestPhoto.output(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(alice.token)"]
+                                                  + extra + ["-F", "photo=@\(big.path)", "http://127.0.0.1:\(port)/api/v1/photos"])
+                #expect(status == "413", "\(extra): \(status)")
+            }
+            await server.app.server.shutdown()
+
+            let path = try await server.upload(good, token: alice.token, filename: "../../../../etc/passwd")
+            #expect(path.status == .created, "a path in the file name is only a name")
+
+            var notMultipart = TestServer.bearer(alice.token)
+            notMultipart.contentType = .json
+            #expect(try await server.send(.POST, "/api/v1/photos", headers: notMultipart, body: Array("{}".utf8)).status == .unsupportedMediaType)
+            let badField = try await server.upload(good, token: alice.token, fields: ["latitude": "95", "longitude": "0"])
+            #expect(try badField.apiError().reason.contains("latitude"))
+            var empty = Multipart()
+            empty.field("title", "no photo")
+            var headers = TestServer.bearer(alice.token)
+            headers.replaceOrAdd(name: .contentType, value: empty.contentType)
+            #expect(try await server.send(.POST, "/api/v1/photos", headers: headers, body: empty.finished).apiError().error == "missing_photo")
+            #expect(try await server.upload(good, token: "wmt_nobody").status == .unauthorized)
+
+            // Only the one good upload is stored; no temporary file is left.
+            let blobs = server.blobFiles()
+            #expect(blobs.filter { $0.hasPrefix("/tmp/") }.isEmpty, "\(blobs)")
+            #expect(blobs.filter { $0.hasPrefix("/sha256/") }.count == 1)
+            #expect(try await server.send(.GET, "/healthz").status == .ok)
+        }
+    }
+
+    @Test("A private photo is its owner's only; the photo's own GPS is published only when its owner says so", arguments: TestDatabase.all)
+    func privacy(database: TestDatabase) async throws {
+        let folder = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database) { server in
+            let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
+            let bob = try await server.register("bob-\(UUID().uuidString.prefix(8).lowercased())")
+            let place = (-41.0 - Double.random(in: 0..<5), -160.0 - Double.random(in: 0..<5))
+            let data = try TestPhoto.jpeg(in: folder, gps: place)
+
+            let unconfirmed = try await server.upload(data, token: alice.token).decode(PhotoDTO.self)
+            #expect(unconfirmed.latitude == nil, "a public photo's EXIF position needs its owner's consent")
+            let confirmed = try await server.upload(data, token: alice.token, fields: ["usePhotoPlace": "true"]).decode(PhotoDTO.self)
+            #expect(abs((confirmed.latitude ?? 0) - place.0) < 1e-6 && abs((confirmed.longitude ?? 0) - place.1) < 1e-6)
+            let secret = try await server.upload(data, token: alice.token, fields: ["visibility": "private"]).decode(PhotoDTO.self)
+            #expect(secret.latitude != nil, "a private photo keeps its place")
+
+            for path in ["/api/v1/photos/\(secret.id)", "/api/v1/photos/\(secret.id)/image/thumb"] {
+                #expect(try await server.send(.GET, path).status == .notFound)
+                #expect(try await server.send(.GET, path, headers: TestServer.bearer(bob.token)).status == .notFound)
+                #expect(try await server.send(.GET, path, headers: TestServer.bearer(alice.token)).status == .ok)
+            }
+            #expect(try await server.send(.DELETE, "/api/v1/photos/\(secret.id)", headers: TestServer.bearer(bob.token)).status == .notFound)
+            let patch = try JSONEncoder().encode(["title": "mine now"])
+            var headers = TestServer.bearer(bob.token)
+            headers.contentType = .json
+            #expect(try await server.send(.PATCH, "/api/v1/photos/\(confirmed.id)", headers: headers, body: Array(patch)).status == .notFound, "bob may not edit alice's public photo")
+
+            let near = "/api/v1/photos/nearby?latitude=\(place.0)&longitude=\(place.1)&radius=100"
+            let public_ = try await server.send(.GET, near, headers: TestServer.bearer(bob.token)).decode(WaymarkAPI.Page<PhotoDTO>.self)
+            #expect(public_.items.map(\.id) == [confirmed.id])
+            let own = try await server.send(.GET, near, headers: TestServer.bearer(alice.token)).decode(WaymarkAPI.Page<PhotoDTO>.self)
+            #expect(Set(own.items.map(\.id)) == [confirmed.id, secret.id])
+
+            // The owner makes it private, then moves it away: the index follows.
+            var edit = TestServer.bearer(alice.token)
+            edit.contentType = .json
+            let edited = try await server.send(.PATCH, "/api/v1/photos/\(confirmed.id)", headers: edit,
+                                               body: Array(#"{"title":"Pier","visibility":"private","latitude":10,"longitude":20}"#.utf8))
+            #expect(edited.status == .ok, "\(edited.text)")
+            #expect(try edited.decode(PhotoDTO.self).title == "Pier")
+            #expect(try await server.send(.GET, near, headers: TestServer.bearer(bob.token)).decode(WaymarkAPI.Page<PhotoDTO>.self).items.isEmpty)
+            #expect(try await server.send(.GET, near, headers: TestServer.bearer(alice.token)).decode(WaymarkAPI.Page<PhotoDTO>.self).items.map(\.id) == [secret.id])
+        }
+    }
+}
