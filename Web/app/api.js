@@ -57,13 +57,16 @@ function parseRetryAfter(header, now) {
  * @param {string} method
  * @param {string} path e.g. `/api/v1/me`
  * @param {unknown} [body] sent as JSON when given
+ * @param {RequestCache} [cache] e.g. `no-cache`: always revalidate (with the ETag) instead of
+ *   trusting a cached answer's max-age
  * @returns {Promise<any>} the parsed JSON answer, or null for an empty one (204)
  */
-async function request(method, path, body) {
+async function request(method, path, body, cache) {
   /** @type {Record<string, string>} */
   const headers = { Accept: 'application/json' };
   /** @type {RequestInit} */
   const init = { method, headers, credentials: 'same-origin' };
+  if (cache) init.cache = cache;
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -80,8 +83,8 @@ async function request(method, path, body) {
 }
 
 export const api = {
-  /** @param {string} path */
-  get: (path) => request('GET', path),
+  /** @param {string} path @param {{cache?: RequestCache}} [options] */
+  get: (path, options = {}) => request('GET', path, undefined, options.cache),
   /** @param {string} path @param {unknown} [body] */
   post: (path, body) => request('POST', path, body ?? {}),
   /** @param {string} path @param {unknown} [body] */
