@@ -3,6 +3,7 @@
 import * as i18n from './i18n.js';
 import { startRouter } from './router.js';
 import { watchConnection } from './status.js';
+import { uploads } from '../photos/uploads.js';
 
 /** @typedef {import('./router.js').Page} Page */
 /** @typedef {import('./router.js').PageModule} PageModule */
@@ -82,6 +83,8 @@ async function start() {
     void router.refresh();
   });
   await router.refresh();
+  // Photos that waited for the network go now (and whenever it comes back), on any page.
+  uploads();
 
   if ('serviceWorker' in navigator) {
     navigator.serviceWorker.register('/app/sw.js', { scope: '/', type: 'module' })

@@ -3,7 +3,7 @@
 // browsers fetch the new ones (the old cache is deleted when the new worker activates).
 // A unit test checks that this list and the files in Web/ agree.
 
-export const VERSION = 'waymark-shell-2026-11-24.1';
+export const VERSION = 'waymark-shell-2026-11-24.2';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */
@@ -22,9 +22,21 @@ export const SHELL_FILES = Object.freeze([
   '/app/session.js',
   '/app/shell.js',
   '/app/status.js',
+  '/app/store.js',
   '/app/pages/account.js',
   '/app/pages/home.js',
+  '/app/pages/map.js',
   '/app/pages/not-found.js',
+  '/app/pages/photo.js',
+  '/app/pages/upload.js',
+  '/photos/browse.js',
+  '/photos/format.js',
+  '/photos/leaflet.js',
+  '/photos/photo-card.js',
+  '/photos/position.js',
+  '/photos/tiles.js',
+  '/photos/upload-queue.js',
+  '/photos/uploads.js',
   '/i18n/de.json',
   '/i18n/en.json',
   '/icons/icon-192.png',
