@@ -36,6 +36,18 @@ test('the home and account pages match their paths, and nothing else does', () =
   assert.equal(matchPage(pages, '/ACCOUNT'), null, 'paths are case-sensitive, as on the server');
 });
 
+test('the photo pages of seed 004 match their paths', () => {
+  assert.equal(matchPage(pages, '/map')?.page.module, '/app/pages/map.js');
+  assert.equal(matchPage(pages, '/upload')?.page.module, '/app/pages/upload.js');
+  assert.deepEqual(matchPage(pages, '/photos/AB81B43D-1792-4B30')?.params, { id: 'AB81B43D-1792-4B30' });
+  assert.equal(matchPage(pages, '/photos/AB81B43D-1792-4B30')?.page.module, '/app/pages/photo.js');
+  assert.equal(matchPage(pages, '/photos'), null);
+  assert.equal(matchPage(pages, '/photos/a/b'), null);
+  const origin = 'http://127.0.0.1:8080';
+  assert.equal(handlesLink({ href: '/map?lat=52.5&lon=13.4&z=17', target: '', hasDownload: false, modified: false, button: 0 }, origin, pages), true);
+  assert.equal(handlesLink({ href: '/api/v1/photos/x/image/large', target: '', hasDownload: true, modified: false, button: 0 }, origin, pages), false, 'Save downloads');
+});
+
 test('parameters are taken from :name segments, percent-decoded', () => {
   assert.deepEqual(matchPath('/photos/:id', '/photos/42'), { id: '42' });
   assert.deepEqual(matchPath('/routes/:id/edit', '/routes/a%20b/edit'), { id: 'a b' });
@@ -44,8 +56,8 @@ test('parameters are taken from :name segments, percent-decoded', () => {
   assert.equal(matchPath('/photos/:id', '/photos/1/2'), null);
   assert.equal(matchPath('/photos/:id', '/photos/%E0%A4%A'), null, 'a broken escape matches nothing');
   assert.deepEqual(matchPath('/', '/'), {});
-  const more = [...pages, { path: '/photos/:id', module: '/app/pages/photo.js' }];
-  assert.deepEqual(matchPage(more, '/photos/7'), { page: more[2], params: { id: '7' } });
+  const more = [...pages, { path: '/scenes/:scene/photos/:photo', module: '/app/pages/scene-photo.js' }];
+  assert.deepEqual(matchPage(more, '/scenes/s1/photos/p2'), { page: more[more.length - 1], params: { scene: 's1', photo: 'p2' } });
 });
 
 test('only plain clicks on same-origin links to a known page stay in the app', () => {
