@@ -10,9 +10,14 @@ import os
 import re
 import shutil
 import socket
+import struct
 import subprocess
+import threading
 import time
 import urllib.request
+import zlib
+from functools import lru_cache
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -43,8 +48,10 @@ def free_port():
 
 
 class Server:
-    def __init__(self, url, port, log):
+    def __init__(self, url, port, log, tile_origin=None):
         self.url, self.port, self.log = url, port, log
+        self.tile_origin = tile_origin
+        self.tile_requests = []
 
     def log_text(self):
         return self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
@@ -69,13 +76,70 @@ def browser(playwright_instance):
     browser.close()
 
 
+def tile_png():
+    """One 256-px map tile: pale green with a darker grid line on two edges, so that a
+    screenshot shows where the tiles meet."""
+    size = 256
+    light, line = b"\xe4\xee\xe0", b"\xb8\xc8\xb4"
+    rows = []
+    for y in range(size):
+        row = line * size if y == 0 else line + light * (size - 1)
+        rows.append(b"\x00" + row)
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
 @pytest.fixture
-def server(tmp_path, request):
-    """A fresh server: its own data folder and a free port; killed after the test."""
+def tile_server():
+    """A local stand-in for the map's tile server (tests never use the internet): any path
+    answers one PNG; the paths asked for are recorded."""
+    png = tile_png()
+    asked = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            asked.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", str(len(png)))
+            self.send_header("Cache-Control", "max-age=3600")
+            self.end_headers()
+            self.wfile.write(png)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", asked
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@lru_cache(maxsize=1)
+def serve_options():
+    """The options this server binary's `serve` knows (the map's --tile-url came with issue #12)."""
+    try:
+        return subprocess.run([WAYMARK, "serve", "--help"], capture_output=True, text=True, timeout=60).stdout
+    except OSError:
+        return ""
+
+
+@pytest.fixture
+def server(tmp_path, request, tile_server):
+    """A fresh server: its own data folder and a free port, map tiles from the local tile stub;
+    killed after the test."""
     marker = request.node.get_closest_marker("serve_args")
     extra = [str(arg) for arg in marker.args] if marker else []
     if not os.access(WAYMARK, os.X_OK):
         pytest.fail(f"no server binary at {WAYMARK}: build it (swift build) or pass its path to scripts/web-check", pytrace=False)
+    tile_origin, tile_requests = tile_server
+    if "--tile-url" in serve_options():
+        extra = ["--tile-url", tile_origin + "/{z}/{x}/{y}.png", *extra]
+    else:
+        tile_origin = None
     port = free_port()
     data = tmp_path / "data"
     data.mkdir()
@@ -85,7 +149,8 @@ def server(tmp_path, request):
             [WAYMARK, "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port), "--web", str(WEB), *extra],
             cwd=REPO, env=os.environ.copy(), stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    served = Server(url, port, log)
+    served = Server(url, port, log, tile_origin)
+    served.tile_requests = tile_requests
     deadline = time.monotonic() + 60
     while True:
         if process.poll() is not None:
@@ -170,11 +235,14 @@ document.addEventListener('securitypolicyviolation', (event) => {
 """
 
 
-def open_phone(browser, server, request, locale):
+def open_phone(browser, server, request, locale, geolocation=None):
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name).strip("-")
+    options = {}
+    if geolocation is not None:
+        options = {"geolocation": geolocation, "permissions": ["geolocation"]}
     context = browser.new_context(
         viewport=PHONE, screen=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2,
-        locale=locale, timezone_id="Europe/Berlin", base_url=server.url)
+        locale=locale, timezone_id="Europe/Berlin", base_url=server.url, accept_downloads=True, **options)
     context.set_default_timeout(15000)
     context.add_init_script(CSP_WATCH)
     page = context.new_page()
@@ -185,11 +253,13 @@ def open_phone(browser, server, request, locale):
 
 @pytest.fixture
 def phone_for(browser, server, request):
-    """phone_for(locale) opens a phone in that locale; after the test it must have seen no problem."""
+    """phone_for(locale, geolocation={"latitude": …, "longitude": …, "accuracy": …}) opens a phone
+    in that locale (with its position, and the permission to read it, when given); after the
+    test it must have seen no problem."""
     phones = []
 
-    def make(locale="en-US"):
-        phone = open_phone(browser, server, request, locale)
+    def make(locale="en-US", geolocation=None):
+        phone = open_phone(browser, server, request, locale, geolocation)
         phones.append(phone)
         return phone
 

@@ -8,13 +8,15 @@ from playwright.sync_api import expect
 from conftest import WEB, make_account, messages, username, wait_for_service_worker
 
 PAGES = [page["path"] for page in json.loads((WEB / "app" / "pages.json").read_text())]
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src {images}; connect-src 'self'; "
        "worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
 
 
-def check_headers(answer):
+def check_headers(answer, server):
+    """The security headers; images may also come from the map's tile server (--tile-url), nothing else."""
     headers = answer.headers
-    assert headers.get("content-security-policy") == CSP, headers.get("content-security-policy")
+    images = " ".join(["'self'", "data:", "blob:"] + ([server.tile_origin] if server.tile_origin else []))
+    assert headers.get("content-security-policy") == CSP.format(images=images), headers.get("content-security-policy")
     assert headers.get("x-content-type-options") == "nosniff"
     assert headers.get("referrer-policy") == "same-origin"
 
@@ -30,7 +32,7 @@ def test_every_page_opens_cleanly(phone, api, signed_in):
         answer = page.goto(path)
         assert answer.status == 200, path
         assert answer.headers["content-type"].startswith("text/html")
-        check_headers(answer)
+        check_headers(answer, phone.server)
         expect(page.locator("main h1")).to_have_count(1)
         expect(page.get_by_role("banner")).to_be_visible()
         page.wait_for_load_state("networkidle")
@@ -48,7 +50,7 @@ def test_files_have_the_headers_and_the_right_types(phone):
         answer = request.get(path)
         assert answer.status == 200, path
         assert answer.headers["content-type"].split(";")[0].strip() in (mime, "application/javascript" if mime == "text/javascript" else mime), f"{path}: {answer.headers['content-type']}"
-        check_headers(answer)
+        check_headers(answer, phone.server)
     assert request.get("/app/sw.js").headers.get("service-worker-allowed") == "/"
 
 

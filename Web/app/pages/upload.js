@@ -3,14 +3,13 @@
 // it, and send it with the phone's position. Every upload goes through the queue: offline it
 // waits in IndexedDB and goes when the network is back; one the server refused offers Try
 // again or Discard.
-import { t } from '../i18n.js';
+import { t, language } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
 import { currentUser } from '../session.js';
 import { announce } from '../status.js';
 import { currentPosition, positionMessageKey } from '../../photos/position.js';
 import { formatDistance, unitSystem } from '../../photos/format.js';
 import { uploads, onUploadEvent, describeUploadError } from '../../photos/uploads.js';
-import { language } from '../i18n.js';
 
 /** @typedef {import('../../photos/upload-queue.js').QueuedUpload} QueuedUpload */
 /** @typedef {import('../../photos/position.js').Position} Position */
@@ -20,7 +19,9 @@ export const titleKey = 'page.upload.title';
 /** @param {HTMLElement} root */
 export async function render(root) {
   const user = await currentUser();
-  if (!user) {
+  // Offline, who is signed in cannot be asked: the form is shown, and a photo taken now waits
+  // in the queue (the server says not_signed_in when it is sent, if so).
+  if (!user && navigator.onLine) {
     root.replaceChildren(
       el('h1', {}, t('upload.heading')),
       el('div', { class: 'card' },
@@ -147,9 +148,10 @@ export async function render(root) {
     void redraw();
   });
 
+  // What is waiting, failed or just arrived comes first: on a phone it is seen without scrolling.
   root.replaceChildren(
     el('h1', {}, t('upload.heading')),
-    form, pendingSection, done);
+    pendingSection, done, form);
   void redraw();
 
   currentPosition().then((found) => {

@@ -1,0 +1,115 @@
+"""Uploads that cannot go at once (seed 004: "if a file fails to upload, he may choose to try
+again or discard the image"): taken offline, the photo waits in IndexedDB — through a reload
+of the page too — and arrives once when the network is back; a file the server refuses offers
+Try again and Discard. Browsing without an account, and a position that is refused."""
+import pytest
+from playwright.sync_api import expect
+
+from conftest import messages, username, wait_for_service_worker
+from flows import sign_up
+from photos_flows import HERE, PASSWORD, make_jpeg, nearby
+
+
+def test_an_upload_made_offline_arrives_when_the_network_is_back(phone_for, api, tmp_path):
+    m = messages("en")
+    phone = phone_for("en-US", geolocation=HERE)
+    page = phone.page
+    page.goto("/account")
+    assert sign_up(phone, "en", username("otto"), PASSWORD, "Otto Offline").status == 201
+    page.goto("/upload")
+    expect(page.locator(".position-line")).to_contain_text(m["upload.positionFound"].split("{")[0].strip())
+    wait_for_service_worker(page)
+
+    posts = []
+    page.on("request", lambda r: posts.append(r) if r.url.endswith("/api/v1/photos") and r.method == "POST" else None)
+    phone.context.set_offline(True)
+    expect(page.locator("#offline")).to_be_visible()
+    page.get_by_label(m["upload.take"]).set_input_files(str(make_jpeg(tmp_path)))
+    page.get_by_label(m["upload.title"], exact=True).fill("Taken in a tunnel")
+    page.get_by_role("button", name=m["upload.submit"], exact=True).click()
+    expect(page.get_by_role("status")).to_have_text(m["upload.status.waiting"])
+    waiting = page.locator(".upload-item")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text("Taken in a tunnel")
+    expect(waiting).to_contain_text(m["upload.state.waiting"])
+    phone.shot("1-waiting-offline")
+
+    # Still offline, the page is opened again (from the service worker's shell): the photo is
+    # still waiting, kept in IndexedDB.
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["upload.heading"])
+    expect(page.locator(".upload-item")).to_contain_text("Taken in a tunnel")
+    phone.shot("2-still-waiting-after-reload")
+    assert nearby(api, HERE) == [], "nothing reached the server while offline"
+
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/photos") and r.request.method == "POST" and r.status == 201) as sent:
+        phone.context.set_offline(False)
+    photo = sent.value.json()
+    assert photo["title"] == "Taken in a tunnel"
+    assert abs(photo["latitude"] - HERE["latitude"]) < 1e-6, "the position of when it was taken"
+    expect(page.get_by_role("status")).to_have_text(m["upload.status.sent"].replace("{title}", "Taken in a tunnel"))
+    expect(page.locator(".upload-item")).to_have_count(0)
+    phone.shot("3-arrived")
+    items = nearby(api, HERE)
+    assert [item["title"] for item in items] == ["Taken in a tunnel"], "it arrived once"
+    keys = {request.header_value("idempotency-key") for request in posts if request.header_value("idempotency-key")}
+    assert len(keys) == 1, f"every attempt carried the same Idempotency-Key: {keys}"
+
+
+def test_a_refused_upload_offers_try_again_and_discard(phone_for, tmp_path):
+    m = messages("de")
+    phone = phone_for("de-DE", geolocation=HERE)
+    page = phone.page
+    page.goto("/account")
+    assert sign_up(phone, "de", username("rita"), PASSWORD, "Rita Refused").status == 201
+    page.goto("/upload")
+    fake = tmp_path / "notes.jpg"
+    fake.write_text("this is not a photo, only text named .jpg\n")
+    page.get_by_label(m["upload.take"]).set_input_files(str(fake))
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/photos") and r.request.method == "POST") as refused:
+        page.get_by_role("button", name=m["upload.submit"], exact=True).click()
+    assert refused.value.status == 415
+    failed = page.locator(".upload-item.failed")
+    expect(failed).to_contain_text(m["upload.error.notAnImage"])
+    expect(page.get_by_role("status")).to_have_text(m["upload.status.failed"].replace("{reason}", m["upload.error.notAnImage"]))
+    phone.shot("1-refused")
+
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/photos") and r.request.method == "POST") as again:
+        failed.get_by_role("button", name=m["upload.retryLabel"].replace("{name}", "notes.jpg")).click()
+    assert again.value.status == 415
+    assert again.value.request.header_value("idempotency-key") == refused.value.request.header_value("idempotency-key")
+    expect(page.locator(".upload-item.failed")).to_have_count(1)
+    page.locator(".upload-item.failed").get_by_role("button", name=m["upload.discardLabel"].replace("{name}", "notes.jpg")).click()
+    expect(page.locator(".upload-item")).to_have_count(0)
+    expect(page.get_by_role("status")).to_have_text(m["upload.status.discarded"])
+    phone.shot("2-discarded")
+
+
+@pytest.mark.parametrize("locale,language", [("en-US", "en"), ("de-DE", "de")], ids=["en", "de"])
+def test_without_an_account_or_a_position(phone_for, locale, language):
+    m = messages(language)
+    phone = phone_for(locale)  # no geolocation permission: the browser refuses the position
+    page = phone.page
+    page.goto("/")
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["home.heading"])
+    expect(page.locator(".near-message")).to_contain_text(m["position.denied"])
+    expect(page.locator(".near-message").get_by_role("button", name=m["position.retry"])).to_be_visible()
+    phone.shot("1-near-me-refused")
+
+    # Allowed now: Try again finds the position and searches (nothing there yet).
+    phone.context.grant_permissions(["geolocation"])
+    phone.context.set_geolocation(HERE)
+    page.locator(".near-message").get_by_role("button", name=m["position.retry"]).click()
+    expect(page.locator(".near-message")).to_contain_text(m["near.empty"].split("{")[0].strip())
+    phone.shot("2-near-me-empty")
+
+    nav = page.get_by_role("navigation")
+    nav.get_by_role("link", name=m["nav.upload"], exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["upload.heading"])
+    expect(page.locator("main")).to_contain_text(m["upload.signInFirst"])
+    expect(page.get_by_role("link", name=m["home.signIn"])).to_have_attribute("href", "/account#sign-in")
+    phone.shot("3-upload-needs-an-account")
+
+    page.goto("/photos/no-such-photo")
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["photo.notFound"])
+    phone.shot("4-no-such-photo")
