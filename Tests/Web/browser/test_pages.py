@@ -1,6 +1,7 @@
 """Every page of pages.json opens cleanly on a phone (no console error, no CSP violation) with
 the security headers; anything else is a 404; the app is installable."""
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -10,6 +11,11 @@ from conftest import WEB, make_account, messages, username, wait_for_service_wor
 PAGES = [page["path"] for page in json.loads((WEB / "app" / "pages.json").read_text())]
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src {images}; connect-src 'self'; "
        "worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+
+
+def shot_name(path):
+    """`/` → home, `/photos/:id` → photos-id: a file name, not a folder."""
+    return re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-") or "home"
 
 
 def check_headers(answer, server):
@@ -36,7 +42,7 @@ def test_every_page_opens_cleanly(phone, api, signed_in):
         expect(page.locator("main h1")).to_have_count(1)
         expect(page.get_by_role("banner")).to_be_visible()
         page.wait_for_load_state("networkidle")
-        phone.shot(path.strip("/") or "home")
+        phone.shot(shot_name(path))
 
 
 def test_files_have_the_headers_and_the_right_types(phone):
@@ -88,6 +94,6 @@ def test_dark_mode_follows_the_system(browser, server, request):
             expect(page.locator("main h1")).to_have_count(1)
             background = page.evaluate("getComputedStyle(document.body).backgroundColor")
             assert background == "rgb(15, 23, 21)", background
-            page.screenshot(path=str(RESULTS / f"{request.node.name}-{path.strip('/') or 'home'}.png"))
+            page.screenshot(path=str(RESULTS / f"{request.node.name}-{shot_name(path)}.png"))
     finally:
         context.close()

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from conftest import messages, username, wait_for_service_worker
 from flows import sign_up
-from photos_flows import HERE, PASSWORD, make_jpeg, nearby
+from photos_flows import HERE, PASSWORD, make_jpeg, nearby, other_person, upload_through_api
 
 
 def test_an_upload_made_offline_arrives_when_the_network_is_back(phone_for, api, tmp_path):
@@ -113,3 +113,27 @@ def test_without_an_account_or_a_position(phone_for, locale, language):
     page.goto("/photos/no-such-photo")
     expect(page.get_by_role("heading", level=1)).to_have_text(m["photo.notFound"])
     phone.shot("4-no-such-photo")
+
+
+def test_more_pages_through_the_results(phone_for, api, tmp_path):
+    """The grid asks for 24 photos at a time; More appends the next page (the server's cursor)."""
+    m = messages("en")
+    token = other_person(api)
+    small = make_jpeg(tmp_path, "small.jpg", size="64x48")
+    for index in range(26):
+        # 26 photos a few metres apart going north, so the order is known: nearest first.
+        upload_through_api(api, token, small, f"Step {index:02d}", {"latitude": HERE["latitude"] + index * 0.00002, "longitude": HERE["longitude"]})
+    phone = phone_for("en-US", geolocation=HERE)
+    page = phone.page
+    page.goto("/")
+    cards = page.locator(".photo-card")
+    expect(cards).to_have_count(24)
+    more = page.get_by_role("button", name=m["near.more"])
+    with page.expect_response(lambda r: "/api/v1/photos/nearby" in r.url and "cursor=" in r.url) as paged:
+        more.click()
+    assert paged.value.status == 200
+    expect(cards).to_have_count(26)
+    expect(more).to_be_hidden()
+    titles = [title.strip() for title in page.locator(".photo-card-title").all_inner_texts()]
+    assert titles == [f"Step {index:02d}" for index in range(26)], titles
+    phone.shot("more")

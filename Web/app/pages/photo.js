@@ -123,6 +123,7 @@ async function smallMap(box, latitude, longitude) {
     const [L, source] = await Promise.all([loadLeaflet(), tileSource()]);
     if (!box.isConnected) return;
     const map = L.map(box, { zoomControl: false, dragging: false, scrollWheelZoom: false, touchZoom: false, doubleClickZoom: false, boxZoom: false, keyboard: false, tap: false });
+    map.attributionControl.setPrefix('');
     tileLayer(L, source).addTo(map);
     map.setView([latitude, longitude], 16);
     L.marker([latitude, longitude], { keyboard: false, interactive: false, icon: L.divIcon({ className: 'place-dot', iconSize: [18, 18] }) }).addTo(map);
