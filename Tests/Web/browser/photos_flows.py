@@ -1,17 +1,28 @@
-"""What the photo tests share: a JPEG made by ImageMagick, photos put in through the API by
-another account, and the nearby answer to check what arrived."""
+"""What the photo tests share: a place of its own for every test, a JPEG made by ImageMagick,
+photos put in through the API by another account, and the nearby answer to check what arrived."""
+import math
+import random
 import subprocess
 
 from conftest import username
 
 PASSWORD = "correct horse battery"
-# The emulated phone stands at the Brandenburg Gate; another person’s photo is about 400 m north.
-HERE = {"latitude": 52.516275, "longitude": 13.377704, "accuracy": 12}
-NORTH = {"latitude": 52.5199, "longitude": 13.3777}
-# Two more of theirs close by (about 30 m east and 45 m west): on the map they and the phone's
-# photo make one cluster until zoomed in.
-EAST = {"latitude": 52.516275, "longitude": 13.378144}
-WEST = {"latitude": 52.516275, "longitude": 13.377044}
+
+
+def here():
+    """Where the emulated phone stands: a place of this test's own, somewhere between 40° and 60°
+    north (so every test's distances read the same), because on PostgreSQL the servers of all
+    tests share one database and a nearby search must find only this test's photos."""
+    return {"latitude": round(random.uniform(40, 60), 6), "longitude": round(random.uniform(-120, 140), 6), "accuracy": 12}
+
+
+def offset(place, north=0.0, east=0.0):
+    """The place `north` and `east` metres from `place` (on the WGS-84 ellipsoid, locally)."""
+    phi = math.radians(place["latitude"])
+    per_degree_latitude = 111132.954 - 559.822 * math.cos(2 * phi) + 1.175 * math.cos(4 * phi)
+    e2 = 0.00669437999014
+    per_degree_longitude = math.pi / 180 * 6378137 * math.cos(phi) / math.sqrt(1 - e2 * math.sin(phi) ** 2)
+    return {"latitude": place["latitude"] + north / per_degree_latitude, "longitude": place["longitude"] + east / per_degree_longitude}
 
 
 def make_jpeg(folder, name="photo.jpg", size="1200x900", colours="skyblue-darkgreen"):

@@ -8,11 +8,14 @@ from playwright.sync_api import expect
 
 from conftest import messages, username
 from flows import sign_up
-from photos_flows import EAST, HERE, NORTH, PASSWORD, WEST, make_jpeg, nearby, other_person, upload_through_api
+from photos_flows import PASSWORD, here, make_jpeg, nearby, offset, other_person, upload_through_api
 
-# What the phone shows as the distances of its own photo, the one 30 m east, 45 m west and 400 m north.
-LOCALES = [("en-US", "en", ["0 ft", "100 ft", "150 ft", "0.3 mi"]), ("de-DE", "de", ["0 m", "30 m", "45 m", "400 m"])]
-TITLES = ["Gate east", "Gate west", "Reichstag lawn"]
+# Another person's photos 30 m east and 45 m west of the phone (on the map they and the phone's
+# photo make one cluster until zoomed in) and 420 m north; what the phone shows as the distances
+# of its own photo and those.
+OTHERS = [("Gate east", {"east": 30}), ("Gate west", {"east": -45}), ("Reichstag lawn", {"north": 420})]
+TITLES = [title for title, _ in OTHERS]
+LOCALES = [("en-US", "en", ["0 ft", "100 ft", "150 ft", "0.3 mi"]), ("de-DE", "de", ["0 m", "30 m", "45 m", "420 m"])]
 
 
 def nav(page, m, key):
@@ -65,10 +68,11 @@ def open_from_the_map(phone, photo_id):
 def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, distances):
     m = messages(language)
     other = other_person(api)
-    for title, place, colours in zip(TITLES, [EAST, WEST, NORTH], ["orange-purple", "yellow-red", "white-navy"]):
-        upload_through_api(api, other, make_jpeg(tmp_path, f"{title}.jpg", colours=colours), title, place)
+    spot = here()
+    for (title, metres), colours in zip(OTHERS, ["orange-purple", "yellow-red", "white-navy"]):
+        upload_through_api(api, other, make_jpeg(tmp_path, f"{title}.jpg", colours=colours), title, offset(spot, **metres))
 
-    phone = phone_for(locale, geolocation=HERE)
+    phone = phone_for(locale, geolocation=spot)
     page = phone.page
     page.goto("/account")
     name = username("petra")
@@ -85,8 +89,8 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
     assert answer.request.header_value("idempotency-key"), "every upload carries an Idempotency-Key"
     photo = answer.json()
     assert photo["title"] == title
-    assert abs(photo["latitude"] - HERE["latitude"]) < 1e-6 and abs(photo["longitude"] - HERE["longitude"]) < 1e-6
-    assert photo["accuracy"] == pytest.approx(HERE["accuracy"], abs=0.5)
+    assert abs(photo["latitude"] - spot["latitude"]) < 1e-6 and abs(photo["longitude"] - spot["longitude"]) < 1e-6
+    assert photo["accuracy"] == pytest.approx(spot["accuracy"], abs=0.5)
     expect(page.get_by_role("status")).to_have_text(m["upload.status.sent"].replace("{title}", title))
     expect(page.get_by_role("link", name=m["upload.sentLink"].replace("{title}", title))).to_be_visible()
     phone.shot("2-uploaded")
@@ -166,5 +170,5 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
     assert patched.value.status == 200, patched.value.text()
     expect(page.get_by_role("heading", level=1)).to_have_text(title + " (mine)")
     expect(page.locator(".photo-meta .badge")).to_have_text(m["photo.private"])
-    assert [item["title"] for item in nearby(api, HERE)] == TITLES, "a private photo is seen by its owner only"
+    assert [item["title"] for item in nearby(api, spot)] == TITLES, "a private photo is seen by its owner only"
     phone.shot("7-edited")

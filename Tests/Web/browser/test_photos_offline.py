@@ -7,12 +7,13 @@ from playwright.sync_api import expect
 
 from conftest import messages, username, wait_for_service_worker
 from flows import sign_up
-from photos_flows import HERE, PASSWORD, make_jpeg, nearby, other_person, upload_through_api
+from photos_flows import PASSWORD, here, make_jpeg, nearby, offset, other_person, upload_through_api
 
 
 def test_an_upload_made_offline_arrives_when_the_network_is_back(phone_for, api, tmp_path):
     m = messages("en")
-    phone = phone_for("en-US", geolocation=HERE)
+    spot = here()
+    phone = phone_for("en-US", geolocation=spot)
     page = phone.page
     page.goto("/account")
     assert sign_up(phone, "en", username("otto"), PASSWORD, "Otto Offline").status == 201
@@ -40,17 +41,17 @@ def test_an_upload_made_offline_arrives_when_the_network_is_back(phone_for, api,
     expect(page.get_by_role("heading", level=1)).to_have_text(m["upload.heading"])
     expect(page.locator(".upload-item")).to_contain_text("Taken in a tunnel")
     phone.shot("2-still-waiting-after-reload")
-    assert nearby(api, HERE) == [], "nothing reached the server while offline"
+    assert nearby(api, spot) == [], "nothing reached the server while offline"
 
     with page.expect_response(lambda r: r.url.endswith("/api/v1/photos") and r.request.method == "POST" and r.status == 201) as sent:
         phone.context.set_offline(False)
     photo = sent.value.json()
     assert photo["title"] == "Taken in a tunnel"
-    assert abs(photo["latitude"] - HERE["latitude"]) < 1e-6, "the position of when it was taken"
+    assert abs(photo["latitude"] - spot["latitude"]) < 1e-6, "the position of when it was taken"
     expect(page.get_by_role("status")).to_have_text(m["upload.status.sent"].replace("{title}", "Taken in a tunnel"))
     expect(page.locator(".upload-item")).to_have_count(0)
     phone.shot("3-arrived")
-    items = nearby(api, HERE)
+    items = nearby(api, spot)
     assert [item["title"] for item in items] == ["Taken in a tunnel"], "it arrived once"
     keys = {request.header_value("idempotency-key") for request in posts if request.header_value("idempotency-key")}
     assert len(keys) == 1, f"every attempt carried the same Idempotency-Key: {keys}"
@@ -58,7 +59,7 @@ def test_an_upload_made_offline_arrives_when_the_network_is_back(phone_for, api,
 
 def test_a_refused_upload_offers_try_again_and_discard(phone_for, tmp_path):
     m = messages("de")
-    phone = phone_for("de-DE", geolocation=HERE)
+    phone = phone_for("de-DE", geolocation=here())
     page = phone.page
     page.goto("/account")
     assert sign_up(phone, "de", username("rita"), PASSWORD, "Rita Refused").status == 201
@@ -88,6 +89,7 @@ def test_a_refused_upload_offers_try_again_and_discard(phone_for, tmp_path):
 @pytest.mark.parametrize("locale,language", [("en-US", "en"), ("de-DE", "de")], ids=["en", "de"])
 def test_without_an_account_or_a_position(phone_for, locale, language):
     m = messages(language)
+    spot = here()
     phone = phone_for(locale)  # no geolocation permission: the browser refuses the position
     page = phone.page
     page.goto("/")
@@ -98,7 +100,7 @@ def test_without_an_account_or_a_position(phone_for, locale, language):
 
     # Allowed now: Try again finds the position and searches (nothing there yet).
     phone.context.grant_permissions(["geolocation"])
-    phone.context.set_geolocation(HERE)
+    phone.context.set_geolocation(spot)
     page.locator(".near-message").get_by_role("button", name=m["position.retry"]).click()
     expect(page.locator(".near-message")).to_contain_text(m["near.empty"].split("{")[0].strip())
     phone.shot("2-near-me-empty")
@@ -118,12 +120,13 @@ def test_without_an_account_or_a_position(phone_for, locale, language):
 def test_more_pages_through_the_results(phone_for, api, tmp_path):
     """The grid asks for 24 photos at a time; More appends the next page (the server's cursor)."""
     m = messages("en")
+    spot = here()
     token = other_person(api)
     small = make_jpeg(tmp_path, "small.jpg", size="64x48")
     for index in range(26):
         # 26 photos a few metres apart going north, so the order is known: nearest first.
-        upload_through_api(api, token, small, f"Step {index:02d}", {"latitude": HERE["latitude"] + index * 0.00002, "longitude": HERE["longitude"]})
-    phone = phone_for("en-US", geolocation=HERE)
+        upload_through_api(api, token, small, f"Step {index:02d}", offset(spot, north=2 * index))
+    phone = phone_for("en-US", geolocation=spot)
     page = phone.page
     page.goto("/")
     cards = page.locator(".photo-card")
