@@ -168,3 +168,32 @@ export function swipeDirection(dx, dy, threshold = 50) {
   if (Math.abs(dx) < threshold || Math.abs(dx) < 2 * Math.abs(dy)) return null;
   return dx < 0 ? 'next' : 'previous';
 }
+
+/**
+ * A moment as ISO 8601 with the local offset of that moment (`2026-11-24T09:30:00+01:00`), as
+ * the server's `capturedAt` wants it: the clock time the person saw, and the zone.
+ * @param {number} milliseconds since 1970
+ * @param {number} [offsetMinutes] east of UTC (default: this browser's offset at that moment)
+ */
+export function isoWithOffset(milliseconds, offsetMinutes = -new Date(milliseconds).getTimezoneOffset()) {
+  const local = new Date(Math.floor(milliseconds / 1000) * 1000 + offsetMinutes * 60000).toISOString().slice(0, 19);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const minutes = Math.abs(offsetMinutes);
+  return `${local}${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** How recent a file must be to count as just taken with the camera. */
+export const JUST_TAKEN = 10 * 60 * 1000;
+
+/**
+ * The capture time to send for a chosen file: its time when it was just taken with the camera
+ * (so a photo that waits offline for hours keeps the moment it was taken), else none (the
+ * server reads the photo's own EXIF time).
+ * @param {number} lastModified the File's lastModified (milliseconds)
+ * @param {number} now milliseconds
+ * @returns {string | null}
+ */
+export function captureTime(lastModified, now) {
+  if (!Number.isFinite(lastModified) || lastModified <= 0) return null;
+  return now - lastModified <= JUST_TAKEN && lastModified <= now + 60000 ? isoWithOffset(lastModified) : null;
+}

@@ -38,6 +38,14 @@ def take_photo(phone, m, path, title):
     expect(page.get_by_label(m["upload.public"])).to_be_checked()
 
 
+SWIPE_LEFT = """() => {
+  const figure = document.querySelector('.photo-view');
+  const touch = (x) => new Touch({ identifier: 1, target: figure, clientX: x, clientY: 300 });
+  figure.dispatchEvent(new TouchEvent('touchstart', { touches: [touch(320)], changedTouches: [touch(320)], bubbles: true }));
+  figure.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [touch(80)], bubbles: true }));
+}"""
+
+
 def open_from_the_map(phone, photo_id):
     """Taps the marker under the crosshair (where the phone is) until the photo's own marker
     shows, then taps that; returns how many clusters were tapped on the way."""
@@ -80,7 +88,8 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
 
     nav(page, m, "nav.upload")
     title = f"Brandenburger Tor {language}"
-    take_photo(phone, m, make_jpeg(tmp_path), title)
+    jpeg = make_jpeg(tmp_path)
+    take_photo(phone, m, jpeg, title)
     phone.shot("1-upload-ready")
     with page.expect_response(lambda r: r.url.endswith("/api/v1/photos") and r.request.method == "POST") as posted:
         page.get_by_role("button", name=m["upload.submit"], exact=True).click()
@@ -91,6 +100,7 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
     assert photo["title"] == title
     assert abs(photo["latitude"] - spot["latitude"]) < 1e-6 and abs(photo["longitude"] - spot["longitude"]) < 1e-6
     assert photo["accuracy"] == pytest.approx(spot["accuracy"], abs=0.5)
+    assert photo["capturedAt"] == pytest.approx(jpeg.stat().st_mtime, abs=2), "just taken: the file's time is the capture time"
     expect(page.get_by_role("status")).to_have_text(m["upload.status.sent"].replace("{title}", title))
     expect(page.get_by_role("link", name=m["upload.sentLink"].replace("{title}", title))).to_be_visible()
     phone.shot("2-uploaded")
@@ -146,6 +156,11 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
     page.get_by_role("link", name=m["photo.previous"]).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Gate east")
     page.keyboard.press("ArrowLeft")
+    expect(page.get_by_role("heading", level=1)).to_have_text(title)
+    # A swipe from right to left is the next photo too (touch events, as a phone sends them).
+    page.evaluate(SWIPE_LEFT)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Gate east")
+    page.go_back()
     expect(page.get_by_role("heading", level=1)).to_have_text(title)
 
     # The map: centred on the phone, tiles from the configured (local) tile server, the photos

@@ -25,7 +25,8 @@ def test_an_upload_made_offline_arrives_when_the_network_is_back(phone_for, api,
     page.on("request", lambda r: posts.append(r) if r.url.endswith("/api/v1/photos") and r.method == "POST" else None)
     phone.context.set_offline(True)
     expect(page.locator("#offline")).to_be_visible()
-    page.get_by_label(m["upload.take"]).set_input_files(str(make_jpeg(tmp_path)))
+    jpeg = make_jpeg(tmp_path)
+    page.get_by_label(m["upload.take"]).set_input_files(str(jpeg))
     page.get_by_label(m["upload.title"], exact=True).fill("Taken in a tunnel")
     page.get_by_role("button", name=m["upload.submit"], exact=True).click()
     expect(page.get_by_role("status")).to_have_text(m["upload.status.waiting"])
@@ -48,6 +49,7 @@ def test_an_upload_made_offline_arrives_when_the_network_is_back(phone_for, api,
     photo = sent.value.json()
     assert photo["title"] == "Taken in a tunnel"
     assert abs(photo["latitude"] - spot["latitude"]) < 1e-6, "the position of when it was taken"
+    assert photo["capturedAt"] == pytest.approx(jpeg.stat().st_mtime, abs=2), "the time it was taken, not the time it arrived"
     expect(page.get_by_role("status")).to_have_text(m["upload.status.sent"].replace("{title}", "Taken in a tunnel"))
     expect(page.locator(".upload-item")).to_have_count(0)
     phone.shot("3-arrived")
@@ -84,6 +86,21 @@ def test_a_refused_upload_offers_try_again_and_discard(phone_for, tmp_path):
     expect(page.locator(".upload-item")).to_have_count(0)
     expect(page.get_by_role("status")).to_have_text(m["upload.status.discarded"])
     phone.shot("2-discarded")
+
+    # A real photo with no title, its place not published, only for its owner: the server's
+    # PShare title, no place, private.
+    page.get_by_label(m["upload.take"]).set_input_files(str(make_jpeg(tmp_path)))
+    page.get_by_label(m["upload.place"]).uncheck()
+    page.get_by_label(m["upload.private"]).check()
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/photos") and r.request.method == "POST") as sent:
+        page.get_by_role("button", name=m["upload.submit"], exact=True).click()
+    assert sent.value.status == 201, sent.value.text()
+    photo = sent.value.json()
+    assert photo["title"].startswith("PShare: "), photo["title"]
+    assert photo.get("latitude") is None and photo.get("longitude") is None, "the place was not to be published"
+    assert photo["visibility"] == "private"
+    expect(page.get_by_role("link", name=m["upload.sentLink"].replace("{title}", photo["title"]))).to_be_visible()
+    phone.shot("3-no-title-no-place")
 
 
 @pytest.mark.parametrize("locale,language", [("en-US", "en"), ("de-DE", "de")], ids=["en", "de"])

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   unitSystem, formatDistance, radiusChoices, formatRadius, formatDay, timeRange, nearbyPath,
-  neighbours, swipeDirection, MILE, DEFAULT_RADIUS, MAX_RADIUS,
+  neighbours, swipeDirection, isoWithOffset, captureTime, JUST_TAKEN, MILE, DEFAULT_RADIUS, MAX_RADIUS,
 } from '../../../Web/photos/format.js';
 
 // Intl writes a narrow no-break space in some units and dates; compare with plain spaces.
@@ -111,4 +111,25 @@ test('a swipe is a mostly horizontal move of at least 50 px; right to left goes 
   assert.equal(swipeDirection(-30, 0), null, 'too short');
   assert.equal(swipeDirection(-120, 90), null, 'too diagonal: a scroll');
   assert.equal(swipeDirection(0, 300), null);
+});
+
+test('capture times are ISO 8601 with the local offset of their moment', () => {
+  const moment = Date.UTC(2026, 10, 24, 8, 30, 0, 999);
+  assert.equal(isoWithOffset(moment, 60), '2026-11-24T09:30:00+01:00');
+  assert.equal(isoWithOffset(moment, 0), '2026-11-24T08:30:00+00:00');
+  assert.equal(isoWithOffset(moment, -330), '2026-11-24T03:00:00-05:30');
+  assert.equal(isoWithOffset(Date.UTC(2026, 11, 31, 23, 30), 120), '2027-01-01T01:30:00+02:00', 'across the new year');
+  const text = isoWithOffset(moment);
+  assert.match(text, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+  assert.equal(Date.parse(text), Math.floor(moment / 1000) * 1000, 'the browser’s own offset names the same moment');
+});
+
+test('a file just taken with the camera sends its time; an older one leaves it to the photo’s EXIF', () => {
+  const now = Date.UTC(2026, 10, 24, 12, 0);
+  assert.equal(Date.parse(captureTime(now - 5000, now)), Math.floor((now - 5000) / 1000) * 1000);
+  assert.notEqual(captureTime(now - JUST_TAKEN + 1000, now), null);
+  assert.equal(captureTime(now - JUST_TAKEN - 1000, now), null, 'from the library: taken earlier');
+  assert.equal(captureTime(now + 3600000, now), null, 'a clock far ahead is not believed');
+  assert.equal(captureTime(0, now), null);
+  assert.equal(captureTime(Number.NaN, now), null);
 });

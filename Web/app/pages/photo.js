@@ -49,6 +49,15 @@ export async function render(root, context) {
     width: photo.width, height: photo.height, decoding: 'async',
   });
   const figure = el('figure', { class: 'photo-view' }, image);
+  // Tapping the photo shows it full screen (seed 004: "tap on a marker to view full screen
+  // photos"); tapping again, or Escape, comes back.
+  if (document.fullscreenEnabled) {
+    image.classList.add('zoomable');
+    image.addEventListener('click', () => {
+      if (document.fullscreenElement) void document.exitFullscreen();
+      else void figure.requestFullscreen().catch(() => {});
+    });
+  }
   /** @type {{x: number, y: number} | null} */
   let touch = null;
   figure.addEventListener('touchstart', (event) => {
@@ -101,7 +110,10 @@ export async function render(root, context) {
     mine ? ownerTools(photo, { heading, badge }, context) : '');
 
   if (mapBox && hasPlace) void smallMap(mapBox, /** @type {number} */ (photo.latitude), /** @type {number} */ (photo.longitude));
-  return () => document.removeEventListener('keydown', onKey);
+  return () => {
+    document.removeEventListener('keydown', onKey);
+    if (document.fullscreenElement) void document.exitFullscreen();
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import { el, uniqueId } from '../dom.js';
 import { currentUser } from '../session.js';
 import { announce } from '../status.js';
 import { currentPosition, positionMessageKey } from '../../photos/position.js';
-import { formatDistance, unitSystem } from '../../photos/format.js';
+import { formatDistance, unitSystem, captureTime } from '../../photos/format.js';
 import { uploads, onUploadEvent, describeUploadError } from '../../photos/uploads.js';
 
 /** @typedef {import('../../photos/upload-queue.js').QueuedUpload} QueuedUpload */
@@ -36,6 +36,9 @@ export async function render(root) {
   let alive = true;
   /** @type {Position | null} */
   let position = null;
+  let positionAt = 0;
+  /** @type {number | null} when the chosen photo was picked */
+  let pickedAt = null;
   /** @type {string | null} */
   let previewUrl = null;
 
@@ -69,6 +72,7 @@ export async function render(root) {
 
   file.addEventListener('change', () => {
     const chosen = file.files?.[0];
+    pickedAt = chosen ? Date.now() : null;
     if (previewUrl) URL.revokeObjectURL(previewUrl);
     previewUrl = chosen ? URL.createObjectURL(chosen) : null;
     preview.hidden = !previewUrl;
@@ -86,6 +90,13 @@ export async function render(root) {
     if (title.value.trim()) fields.title = title.value.trim();
     const visibility = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name=visibility]:checked'))?.value ?? 'public';
     fields.visibility = visibility;
+    const taken = captureTime(chosen.lastModified, pickedAt ?? Date.now());
+    if (taken) fields.capturedAt = taken;
+    send.disabled = true;
+    if (place.checked && Date.now() - positionAt > 60000) {
+      // The position is a minute old or missing: ask once more, briefly (it works offline too).
+      try { await locate({ maximumAge: 10000, timeout: 5000 }); } catch { /* the last one known, or none */ }
+    }
     if (place.checked) {
       fields.usePhotoPlace = 'true';
       if (position) {
@@ -95,7 +106,6 @@ export async function render(root) {
         if (position.altitude !== null) fields.altitude = String(position.altitude);
       }
     }
-    send.disabled = true;
     try {
       const data = await chosen.arrayBuffer();
       await queue.add({ data, name: chosen.name || 'image.jpg', type: chosen.type || 'application/octet-stream', fields });
@@ -154,12 +164,16 @@ export async function render(root) {
     pendingSection, done, form);
   void redraw();
 
-  currentPosition().then((found) => {
+  /** @param {{maximumAge?: number, timeout?: number}} [options] */
+  async function locate(options = {}) {
+    const found = await currentPosition(options);
     if (!alive) return;
     position = found;
+    positionAt = Date.now();
     where.textContent = t('upload.positionFound', { accuracy: formatDistance(found.accuracy, language(), system) });
-  }, (failure) => {
-    if (!alive) return;
+  }
+  locate().catch((failure) => {
+    if (!alive || position) return;
     where.textContent = t('upload.positionMissing', { reason: t(positionMessageKey(failure)) });
     announce(where.textContent);
   });
