@@ -187,3 +187,18 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
     expect(page.locator(".photo-meta .badge")).to_have_text(m["photo.private"])
     assert [item["title"] for item in nearby(api, spot)] == TITLES, "a private photo is seen by its owner only"
     phone.shot("7-edited")
+
+    # Delete, after saying yes to the question; Cancel first keeps it.
+    page.get_by_role("button", name=m["photo.delete"]).click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text(m["photo.delete.confirm"].replace("{title}", title + " (mine)"))
+    phone.shot("10-delete-asks")
+    dialog.get_by_role("button", name=m["photo.delete.no"]).click()
+    expect(dialog).to_be_hidden()
+    page.get_by_role("button", name=m["photo.delete"]).click()
+    with page.expect_response(lambda r: "/api/v1/photos/" in r.url and r.request.method == "DELETE") as deleted:
+        page.get_by_role("dialog").get_by_role("button", name=m["photo.delete.yes"], exact=True).click()
+    assert deleted.value.status == 204
+    expect(page).to_have_url(phone.url("/"))
+    expect(page.get_by_role("status")).to_have_text(m["photo.deleted"].replace("{title}", title + " (mine)"))
+    assert page.request.get(f"/api/v1/photos/{photo['id']}").status == 404
