@@ -19,6 +19,10 @@ struct Serve: AsyncParsableCommand {
     var web: String?
     @Option(name: .long, help: "Where the system keeps browser libraries, served under /vendor/.", completion: .directory)
     var webVendor = "/usr/share/javascript"
+    @Option(name: .long, help: "The map tiles' URL template, with {z}, {x} and {y} (default: OpenStreetMap's standard tiles).")
+    var tileURL: String?
+    @Option(name: .long, help: "The attribution the maps show for --tile-url's tiles.")
+    var tileAttribution: String?
     @Option(name: .long, help: "Whether anyone may create an account (open or closed; closed: waymark users create).")
     var registration: Registration = .open
     /// For make bench only: an unsigned endpoint that stores each request body with one INSERT.
@@ -34,6 +38,12 @@ struct Serve: AsyncParsableCommand {
         configuration.port = port
         configuration.benchFloor = benchFloor
         configuration.registrationOpen = registration == .open
+        if let tileURL {
+            configuration.tiles = MapTiles(url: tileURL, attribution: tileAttribution ?? "")
+            guard configuration.tiles.origin != nil, ["{z}", "{x}", "{y}"].allSatisfy(tileURL.contains) else {
+                throw ValidationError("--tile-url must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.example.org/{z}/{x}/{y}.png")
+            }
+        }
         configuration.web = try webLocation()
         if let web = configuration.web {
             print("Waymark is at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (web app from \(web.folder.path))")

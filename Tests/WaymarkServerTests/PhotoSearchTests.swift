@@ -188,3 +188,77 @@ struct PhotoSearchTests {
         }
     }
 }
+
+@Suite("Map clusters: every visible photo of a tile is counted once, in the cell it falls in")
+struct PhotoClusterTests {
+    struct Feature: Decodable {
+        struct Geometry: Decodable { var coordinates: [Double] }
+        struct Properties: Decodable {
+            var cluster: Bool
+            var count: Int?
+            var photo: String
+            var bbox: [Double]?
+        }
+        var geometry: Geometry
+        var properties: Properties
+    }
+    struct Collection: Decodable { var type: String; var features: [Feature] }
+
+    @Test("Tiles from the world to a street: counts add up to the photos inside, private ones only for their owner", arguments: TestDatabase.all)
+    func clusters(database: TestDatabase) async throws {
+        let directory = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (configuration, shared) = try await SignatureUpgradeTests.freshConfiguration(database, dataDirectory: directory)
+        try await withBuiltApplication(configuration) { app in
+            let consumer = try await Credentials.make(in: app, name: "test")
+            let server = TestServer(app: app, database: database, configuration: configuration, consumer: consumer)
+            let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
+            var random = PhotoSearchTests.SeededGenerator(state: 7)
+            let photos = PhotoSearchTests.photos(count: 3_000, owners: [alice.user.id], random: &random)
+            try await server.stores.photos.insert(photos)
+            var checkedTiles = 0
+            for (lat, lon) in PhotoSearchTests.hotspots where abs(lat) < 85 {
+                for z in [0, 3, 8, 12, 16] {
+                    let n = Double(1 << z)
+                    let x = min(Int((lon + 180) / 360 * n), (1 << z) - 1)
+                    let phi = lat * .pi / 180
+                    let y = min(Int((1 - log(tan(phi) + 1 / cos(phi)) / .pi) / 2 * n), (1 << z) - 1)
+                    let tile = try #require(MapTile(z: z, x: x, y: y))
+                    let b = tile.bounds
+                    func inside(_ photo: Photo, viewer: UUID?) -> Bool {
+                        guard let place = photo.place, photo.visibility == .public || photo.ownerID == viewer else { return false }
+                        return (b.south...b.north).contains(place.latitude) && (b.west...b.east).contains(place.longitude)
+                    }
+                    for viewer in [nil, alice.user.id] {
+                        let headers: HTTPHeaders = viewer == nil ? [:] : TestServer.bearer(alice.token)
+                        let response = try await server.send(.GET, "/api/v1/photos/clusters/\(z)/\(x)/\(y)", headers: headers)
+                        #expect(response.status == .ok)
+                        #expect(response.headers.first(name: .contentType) == "application/geo+json")
+                        let collection = try response.decode(Collection.self)
+                        let expected = photos.filter { inside($0, viewer: viewer) }
+                        let total = collection.features.map { $0.properties.cluster ? ($0.properties.count ?? 0) : 1 }.reduce(0, +)
+                        #expect(total == expected.count, "tile \(z)/\(x)/\(y) viewer \(viewer == nil ? "none" : "alice")")
+                        #expect(collection.features.count <= MapTile.cellsPerSide * MapTile.cellsPerSide)
+                        let ids = Set(expected.map { $0.id.uuidString.lowercased() })
+                        #expect(collection.features.allSatisfy { ids.contains($0.properties.photo) }, "every marker's photo is one of the tile's")
+                        for feature in collection.features {
+                            let (flon, flat) = (feature.geometry.coordinates[0], feature.geometry.coordinates[1])
+                            #expect((b.south...b.north).contains(flat) && (b.west...b.east).contains(flon))
+                        }
+                        if !expected.isEmpty { checkedTiles += 1 }
+                        let etag = try #require(response.headers.first(name: .eTag))
+                        #expect(try await server.send(.GET, "/api/v1/photos/clusters/\(z)/\(x)/\(y)", headers: headers.merging(["If-None-Match": etag])).status == .notModified)
+                    }
+                }
+            }
+            #expect(checkedTiles > 20)
+            for bad in ["21/0/0", "2/4/0", "2/0/-1", "x/0/0"] {
+                #expect(try await server.send(.GET, "/api/v1/photos/clusters/\(bad)").status == .notFound, "\(bad)")
+            }
+            let config = try await server.send(.GET, "/api/v1/config")
+            #expect(config.text.contains("tile.openstreetmap.org/{z}/{x}/{y}.png"))
+            #expect(config.headers.first(name: "Content-Security-Policy")?.contains("img-src 'self' data: blob: https://tile.openstreetmap.org") == true)
+        }
+        try await SignatureUpgradeTests.drop(configuration, from: shared)
+    }
+}

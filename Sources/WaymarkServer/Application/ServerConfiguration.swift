@@ -20,6 +20,8 @@ public struct ServerConfiguration: Sendable {
     public var registrationOpen = true
     /// The web app to serve beside the API, or `nil` for the API alone.
     public var web: WebAppLocation?
+    /// The map tiles' URL template (`{z}`, `{x}`, `{y}`) and their attribution, for the web app's maps.
+    public var tiles = MapTiles.openStreetMap
 
     /// A configuration with the default host and port.
     public init(dataDirectory: URL, databaseURL: String? = nil) {
@@ -34,4 +36,27 @@ public struct ServerConfiguration: Sendable {
 
     /// The largest request body the server accepts (8 MiB); larger ones get 413.
     public static let maxBodySize = 8 * 1024 * 1024
+}
+
+/// Where the web app's maps get their tiles (`waymark serve --tile-url`).
+public struct MapTiles: Sendable, Equatable, Codable {
+    /// A URL template with `{z}`, `{x}` and `{y}`.
+    public var url: String
+    public var attribution: String
+
+    public init(url: String, attribution: String) {
+        self.url = url
+        self.attribution = attribution
+    }
+
+    /// OpenStreetMap's standard tiles.
+    public static let openStreetMap = MapTiles(url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png", attribution: "© OpenStreetMap contributors")
+
+    /// The origin (`scheme://host[:port]`) the tiles come from, for the Content-Security-Policy; nil when the template is not an http(s) URL.
+    public var origin: String? {
+        guard let components = URLComponents(string: url.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+              let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty
+        else { return nil }
+        return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+    }
 }

@@ -48,7 +48,7 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     // gives each request an id); a declared body over the limit; the cross-site check before
     // anything reads the cookie; the web app's files.
     app.middleware = Middlewares()
-    app.middleware.use(SecurityHeadersMiddleware())
+    app.middleware.use(SecurityHeadersMiddleware(imageOrigins: configuration.tiles.origin.map { [$0] } ?? []))
     app.middleware.use(JSONErrorMiddleware())
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(BodySizeLimitMiddleware())
@@ -59,6 +59,10 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
 
     app.get("healthz") { _ in
         Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: #"{"status":"ok"}"#))
+    }
+    let tiles = configuration.tiles
+    app.get("api", "v1", "config") { _ in
+        try Response.json(WebAppConfig(tiles: tiles))
     }
     app.get("openapi.yaml") { _ in
         Response(status: .ok, headers: ["Content-Type": "application/yaml; charset=utf-8"], body: .init(string: OpenAPIDocument.yaml))
@@ -82,6 +86,11 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     if configuration.benchFloor {
         try await BenchFloor.register(on: app)
     }
+}
+
+/// What the web app needs to know of the server: `GET /api/v1/config`.
+struct WebAppConfig: Encodable {
+    var tiles: MapTiles
 }
 
 /// Purges expired request nonces and sessions at start and every minute while the server

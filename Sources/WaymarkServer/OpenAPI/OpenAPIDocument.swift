@@ -359,6 +359,59 @@ paths:
                 $ref: "#/components/schemas/Error"
         "500":
           $ref: "#/components/responses/InternalError"
+  /api/v1/config:
+    get:
+      operationId: webAppConfig
+      summary: What the web app needs to know of this server (the map tiles' URL template and attribution).
+      security: []
+      responses:
+        "200":
+          description: The settings.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [tiles]
+                properties:
+                  tiles:
+                    type: object
+                    required: [url, attribution]
+                    properties:
+                      url: {type: string}
+                      attribution: {type: string}
+  /api/v1/photos/clusters/{z}/{x}/{y}:
+    get:
+      operationId: photoClusters
+      summary: The photos of one XYZ (Web Mercator) tile grouped into clusters of about 64 px, as GeoJSON.
+      security:
+        - {}
+        - bearer: []
+        - sessionCookie: []
+      parameters:
+        - {name: z, in: path, required: true, schema: {type: integer, minimum: 0, maximum: 20}}
+        - {name: x, in: path, required: true, schema: {type: integer, minimum: 0}}
+        - {name: y, in: path, required: true, schema: {type: integer, minimum: 0}}
+      responses:
+        "200":
+          description: "A FeatureCollection of Points: clusters {cluster: true, count, photo, bbox} and single photos {cluster: false, photo, title}."
+          content:
+            application/geo+json:
+              schema:
+                type: object
+                required: [type, features]
+                properties:
+                  type: {const: FeatureCollection}
+                  features: {type: array}
+        "304":
+          description: Not modified (ETag).
+        "404":
+          description: "No such tile (not_found): x and y must be below 2^z."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "500":
+          $ref: "#/components/responses/InternalError"
   /api/v1/photos:
     post:
       operationId: uploadPhoto

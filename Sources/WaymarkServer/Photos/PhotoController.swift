@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Vapor
 import WaymarkAPI
@@ -17,6 +18,7 @@ struct PhotoController: Sendable {
     func register(on routes: any RoutesBuilder) {
         let api = routes.grouped("api", "v1", "photos")
         api.get("nearby", use: nearby)
+        api.get("clusters", ":z", ":x", ":y", use: clusters)
         api.get(":photo_id", use: find)
         api.get(":photo_id", "image", ":size", use: image)
         let owner = api.grouped(SignedInUser.required)
@@ -45,6 +47,24 @@ struct PhotoController: Sendable {
         }
         let next = page.more ? page.items.last.map { NearbyCursor($0).text } : nil
         return try Response.json(WaymarkAPI.Page(items: items, next: next))
+    }
+
+    @Sendable func clusters(_ request: Request) async throws -> Response {
+        guard let z = request.parameters.get("z").flatMap(Int.init), let x = request.parameters.get("x").flatMap(Int.init),
+              let y = request.parameters.get("y").flatMap(Int.init), let tile = MapTile(z: z, x: x, y: y)
+        else {
+            throw APIError(.notFound, "not_found", "Tiles are /api/v1/photos/clusters/{z}/{x}/{y} with z 0–20 and x, y 0 to 2^z − 1.")
+        }
+        let viewer = request.auth.get(SignedInUser.self)?.account.id
+        let bounds = tile.bounds
+        let box = GeoBox(minLatitude: bounds.south, maxLatitude: bounds.north, minLongitude: bounds.west, maxLongitude: bounds.east)
+        let body = PhotoClusters.geoJSON(PhotoClusters.markers(of: try await photos.photos(in: box, viewer: viewer), in: tile))
+        let etag = "\"" + SHA256.hash(data: body).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        let cache = viewer == nil ? "public, max-age=60" : "private, max-age=60"
+        if request.headers.first(name: .ifNoneMatch) == etag {
+            return Response(status: .notModified, headers: ["ETag": etag, "Cache-Control": cache])
+        }
+        return Response(status: .ok, headers: ["Content-Type": "application/geo+json", "ETag": etag, "Cache-Control": cache], body: .init(data: body))
     }
 
     static let notFound = APIError(.notFound, "not_found", "No photo has this id.")

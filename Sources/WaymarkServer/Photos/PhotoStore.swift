@@ -16,6 +16,8 @@ protocol PhotoStore: Sendable {
     func delete(id: UUID) async throws -> Photo?
     /// How many photos refer to a blob.
     func references(sha256: String) async throws -> Int
+    /// The photos with a place inside a latitude/longitude rectangle that the viewer may see.
+    func photos(in box: GeoBox, viewer: UUID?) async throws -> [Photo]
     /// One page of the photos within a radius that the viewer may see, in the query's order.
     func nearby(_ query: NearbyQuery) async throws -> (items: [NearbyPhoto], more: Bool)
 }
@@ -174,6 +176,30 @@ struct SQLPhotoStore: PhotoStore {
             }
         }
         return query.page(of: candidates)
+    }
+
+    func photos(in box: GeoBox, viewer: UUID?) async throws -> [Photo] {
+        let sql = try sql()
+        let visible: SQLQueryString = viewer.map { "(p.visibility = 'public' OR p.owner_id = \(bind: $0))" } ?? "p.visibility = 'public'"
+        let columns = SQLQueryString(Self.columns.map { "p.\($0)" }.joined(separator: ", "))
+        let rows: [any SQLRow]
+        if database.isPostgres {
+            // The planar envelope of the rectangle, on the GiST index of place::geometry.
+            rows = try await sql.raw("""
+                SELECT \(columns) FROM \(ident: CreatePhotos.table) p WHERE p.place::geometry && \
+                ST_MakeEnvelope(\(bind: box.minLongitude), \(bind: box.minLatitude), \(bind: box.maxLongitude), \(bind: box.maxLatitude), 4326) AND \(visible)
+                """).all()
+        } else {
+            rows = try await sql.raw("""
+                SELECT \(columns) FROM \(ident: CreatePhotos.places) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
+                WHERE r.max_lat >= \(bind: box.minLatitude) AND r.min_lat <= \(bind: box.maxLatitude) \
+                AND r.max_lon >= \(bind: box.minLongitude) AND r.min_lon <= \(bind: box.maxLongitude) AND \(visible)
+                """).all()
+        }
+        // The R*Tree keeps 32-bit boxes, rounded outwards: the exact coordinates decide.
+        return try rows.map(Self.photo(from:)).filter { photo in
+            photo.place.map { box.contains(latitude: $0.latitude, longitude: $0.longitude) } ?? false
+        }
     }
 
     static func binds(_ photo: Photo) -> [any SQLExpression] {

@@ -6,7 +6,9 @@ extension Response {
     static func json<T: Encodable>(_ value: T, status: HTTPResponseStatus = .ok) throws -> Response {
         var headers = HTTPHeaders()
         headers.contentType = .json
-        return Response(status: status, headers: headers, body: .init(data: try JSONEncoder().encode(value)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return Response(status: status, headers: headers, body: .init(data: try encoder.encode(value)))
     }
 }
 
