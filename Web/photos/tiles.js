@@ -102,3 +102,41 @@ export function clusterSize(count) {
 export function formatCount(count, language) {
   return new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 }).format(count);
 }
+
+/**
+ * Markers that would cover each other on screen made into one cluster: the server clusters
+ * each tile on its own, so clusters at a tile's edge, or a photo beside a cluster of the next
+ * grid cell, can land on top of one another, where the one below cannot be tapped. Greedy, the
+ * biggest first: every marker closer than `distance` px to a kept one joins it (counts added,
+ * boxes joined, the biggest one's place and photo kept).
+ * @param {MapMarker[]} markers
+ * @param {(latitude: number, longitude: number) => {x: number, y: number}} project to screen pixels
+ * @param {number} distance
+ * @returns {MapMarker[]}
+ */
+export function mergeOverlapping(markers, project, distance) {
+  const size = /** @param {MapMarker} marker */ (marker) => (marker.kind === 'cluster' ? marker.count : 1);
+  const order = [...markers].sort((a, b) => size(b) - size(a) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  /** @type {Array<{anchor: MapMarker, at: {x: number, y: number}, members: MapMarker[]}>} */
+  const groups = [];
+  for (const marker of order) {
+    const at = project(marker.latitude, marker.longitude);
+    const group = groups.find((other) => Math.hypot(other.at.x - at.x, other.at.y - at.y) < distance);
+    if (group) group.members.push(marker);
+    else groups.push({ anchor: marker, at, members: [marker] });
+  }
+  return groups.map(({ anchor, members }) => {
+    if (members.length === 1) return anchor;
+    const box = { west: Infinity, south: Infinity, east: -Infinity, north: -Infinity };
+    for (const member of members) {
+      const part = member.kind === 'cluster' ? member.bbox
+        : { west: member.longitude, south: member.latitude, east: member.longitude, north: member.latitude };
+      box.west = Math.min(box.west, part.west);
+      box.south = Math.min(box.south, part.south);
+      box.east = Math.max(box.east, part.east);
+      box.north = Math.max(box.north, part.north);
+    }
+    const count = members.reduce((sum, member) => sum + size(member), 0);
+    return { kind: 'cluster', key: `m:${members.map((member) => member.key).sort().join('|')}`, latitude: anchor.latitude, longitude: anchor.longitude, count, photo: anchor.photo, bbox: box };
+  });
+}

@@ -2,7 +2,7 @@
 // endpoint's GeoJSON as markers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tileOf, tilesInView, markersOf, isPointLike, clusterSize, formatCount } from '../../../Web/photos/tiles.js';
+import { tileOf, tilesInView, markersOf, isPointLike, clusterSize, formatCount, mergeOverlapping } from '../../../Web/photos/tiles.js';
 
 test('a point’s tile agrees with the OpenStreetMap wiki’s formula', () => {
   assert.deepEqual(tileOf(0, 0, 0), { x: 0.5, y: 0.5 });
@@ -64,4 +64,31 @@ test('cluster sizes and counts', () => {
   assert.equal(formatCount(1234, 'en'), '1.2K');
   assert.equal(formatCount(1250000, 'en'), '1.3M');
   assert.equal(formatCount(1250000, 'de').replace(/[\u00a0\u202f]/g, ' '), '1,3 Mio.');
+});
+
+test('markers that would cover each other on screen become one cluster; apart ones stay as they are', () => {
+  // A plain projection for the test: one degree is 1000 px both ways.
+  const project = (latitude, longitude) => ({ x: longitude * 1000, y: -latitude * 1000 });
+  const photo = (id, latitude, longitude) => ({ kind: 'photo', key: `p:${id}`, latitude, longitude, photo: id, title: id });
+  const cluster = (id, latitude, longitude, count, bbox) => ({ kind: 'cluster', key: `c:${id}`, latitude, longitude, count, photo: id, bbox });
+  const markers = [
+    photo('lone', 1, 1),
+    cluster('big', 0, 0, 5, { west: -0.01, south: -0.01, east: 0.01, north: 0.01 }),
+    photo('beside', 0, 0.03),            // 30 px from the big cluster: joins it
+    cluster('edge', 0.02, -0.02, 2, { west: -0.025, south: 0.015, east: -0.015, north: 0.025 }), // 28 px: joins
+    photo('apart', 0, 0.05),             // 50 px: stays
+  ];
+  const merged = mergeOverlapping(markers, project, 44);
+  assert.equal(merged.length, 3);
+  const joined = merged.find((marker) => marker.kind === 'cluster');
+  assert.equal(joined.count, 8);
+  assert.equal(joined.photo, 'big', 'the biggest one’s photo and place');
+  assert.equal(joined.latitude, 0);
+  assert.deepEqual(joined.bbox, { west: -0.025, south: -0.01, east: 0.03, north: 0.025 });
+  assert.equal(joined.key, 'm:c:big|c:edge|p:beside');
+  assert.deepEqual(merged.filter((marker) => marker.kind === 'photo').map((marker) => marker.photo).sort(), ['apart', 'lone']);
+  assert.deepEqual(mergeOverlapping([], project, 44), []);
+  const same = mergeOverlapping(markers, project, 44).map((marker) => marker.key);
+  assert.deepEqual(mergeOverlapping([...markers].reverse(), project, 44).map((marker) => marker.key).sort(), [...same].sort(), 'the same whatever order the tiles answered in');
+  assert.equal(mergeOverlapping(markers, project, 10).length, 5, 'nothing close enough: all stay');
 });

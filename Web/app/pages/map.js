@@ -10,7 +10,7 @@ import { describeError } from '../errors.js';
 import { announce } from '../status.js';
 import { currentPosition, positionMessageKey } from '../../photos/position.js';
 import { loadLeaflet, tileSource, tileLayer } from '../../photos/leaflet.js';
-import { tilesInView, markersOf, isPointLike, clusterSize, formatCount } from '../../photos/tiles.js';
+import { tilesInView, markersOf, isPointLike, clusterSize, formatCount, mergeOverlapping } from '../../photos/tiles.js';
 import { nearbyPath } from '../../photos/format.js';
 import { rememberResults } from '../../photos/browse.js';
 
@@ -22,6 +22,8 @@ export const titleKey = 'page.map.title';
 /** Where the map opens when the position is unknown: the whole world. */
 const WORLD = { latitude: 20, longitude: 0, zoom: 2 };
 const NEAR_ZOOM = 15;
+/** Markers closer than this (px) would cover each other: they are shown as one cluster. */
+const OVERLAP = 44;
 
 /**
  * @param {HTMLElement} root
@@ -102,8 +104,13 @@ export async function render(root, context) {
     }
     if (!alive || mine !== generation) return;
     /** @type {Map<string, MapMarker>} */
+    const unique = new Map();
+    for (const marker of lists.flat()) unique.set(marker.key, marker);
+    /** @param {number} latitude @param {number} longitude */
+    const project = (latitude, longitude) => map.latLngToLayerPoint([latitude, longitude]);
+    /** @type {Map<string, MapMarker>} */
     const wanted = new Map();
-    for (const marker of lists.flat()) wanted.set(marker.key, marker);
+    for (const marker of mergeOverlapping([...unique.values()], project, OVERLAP)) wanted.set(marker.key, marker);
     for (const [key, marker] of shown) {
       if (!wanted.has(key)) { layer.removeLayer(marker); shown.delete(key); }
     }
