@@ -69,6 +69,8 @@ export async function render(root, context) {
   tileLayer(L, source).addTo(map);
   map.setView([start.latitude, start.longitude], start.zoom);
   const layer = L.layerGroup().addTo(map);
+  /** @type {any} where the phone is, after Update: the crosshair marks the map's centre, this dot the person */
+  let me = null;
 
   /** @type {Map<string, Promise<MapMarker[]>>} */
   let tileCache = new Map();
@@ -155,7 +157,7 @@ export async function render(root, context) {
     if (marker.kind === 'cluster' && !isPointLike(marker.bbox) && map.getZoom() < map.getMaxZoom()) {
       const before = map.getZoom();
       const target = L.latLngBounds([marker.bbox.south, marker.bbox.west], [marker.bbox.north, marker.bbox.east]);
-      const zoom = Math.max(before + 1, Math.min(map.getMaxZoom(), map.getBoundsZoom(target, false, L.point(48, 48))));
+      const zoom = Math.max(before + 1, Math.min(map.getMaxZoom(), map.getBoundsZoom(target, false, L.point(120, 120))));
       map.setView(target.getCenter(), zoom);
       announce(t('map.zoomed', { count: marker.count }));
       return;
@@ -185,7 +187,10 @@ export async function render(root, context) {
       const position = await currentPosition({ maximumAge: 0 });
       if (!alive) return;
       tileCache = new Map();
-      map.setView([position.latitude, position.longitude], Math.max(map.getZoom(), NEAR_ZOOM));
+      const here = L.latLng(position.latitude, position.longitude);
+      if (me) me.setLatLng(here);
+      else me = L.marker(here, { interactive: false, keyboard: false, zIndexOffset: -1000, icon: L.divIcon({ className: 'place-dot me', iconSize: [18, 18] }) }).addTo(map);
+      map.setView(here, Math.max(map.getZoom(), NEAR_ZOOM));
       say('');
       void refresh();
     } catch (error) {
