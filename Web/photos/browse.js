@@ -1,6 +1,6 @@
 // The results of the last search on `/` (or the map), kept for this tab so the photo page can
-// step to the next and previous one; and the page's search state, so coming back shows the
-// same results without asking for the position again.
+// step to the next and previous one; and whether photos changed since (an upload, an edit, a
+// delete), so that `/` searches again instead of showing what it had.
 
 const KEY = 'waymark.browse';
 
@@ -19,4 +19,18 @@ export function rememberedResults() {
   } catch {
     return [];
   }
+}
+
+let changed = false;
+
+/** Says that photos were uploaded, edited or deleted: the next search result list is stale. */
+export function resultsChanged() {
+  changed = true;
+}
+
+/** Whether photos changed since the last call (and forgets it). */
+export function takeResultsChanged() {
+  const was = changed;
+  changed = false;
+  return was;
 }

@@ -8,6 +8,7 @@ import { t } from '../app/i18n.js';
 import { announce } from '../app/status.js';
 import { describeError } from '../app/errors.js';
 import { createUploadQueue, memoryStorage } from './upload-queue.js';
+import { resultsChanged } from './browse.js';
 
 /** @typedef {import('./upload-queue.js').QueuedUpload} QueuedUpload */
 /** @typedef {import('./upload-queue.js').UploadEvent} UploadEvent */
@@ -58,6 +59,7 @@ function tell(event) {
   } else {
     lastAnnouncedStep = -1;
     if (event.type === 'sending') announce(t('upload.status.sending'));
+    if (event.type === 'sent') resultsChanged();
     if (event.type === 'sent') announce(t('upload.status.sent', { title: event.photo?.title ?? event.item.name }));
     if (event.type === 'waiting') announce(t('upload.status.waiting'));
     if (event.type === 'failed' && event.item.error) announce(t('upload.status.failed', { reason: describeUploadError(event.item.error) }));

@@ -16,7 +16,6 @@ import threading
 import time
 import urllib.request
 import zlib
-from functools import lru_cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -118,13 +117,23 @@ def tile_server():
     httpd.server_close()
 
 
-@lru_cache(maxsize=1)
+_SERVE_HELP = []
+
+
 def serve_options():
-    """The options this server binary's `serve` knows (the map's --tile-url came with issue #12)."""
-    try:
-        return subprocess.run([WAYMARK, "serve", "--help"], capture_output=True, text=True, timeout=60).stdout
-    except OSError:
-        return ""
+    """The options this server binary's `serve` knows (the map's --tile-url came with issue #12).
+    Asked once; while the binary is being rebuilt ("text file busy") it is asked again."""
+    if not _SERVE_HELP:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                _SERVE_HELP.append(subprocess.run([WAYMARK, "serve", "--help"], capture_output=True, text=True, timeout=60, check=True).stdout)
+                break
+            except (OSError, subprocess.CalledProcessError) as error:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"`{WAYMARK} serve --help` failed: {error}", pytrace=False)
+                time.sleep(1)
+    return _SERVE_HELP[0]
 
 
 @pytest.fixture

@@ -201,4 +201,6 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
     assert deleted.value.status == 204
     expect(page).to_have_url(phone.url("/"))
     expect(page.get_by_role("status")).to_have_text(m["photo.deleted"].replace("{title}", title + " (mine)"))
+    # Photos near you is searched again: the deleted photo is gone from it.
+    expect(page.locator(".photo-card-title")).to_have_text(TITLES)
     assert page.request.get(f"/api/v1/photos/{photo['id']}").status == 404

@@ -9,7 +9,7 @@ import { announce } from '../status.js';
 import { currentUser } from '../session.js';
 import { currentPosition, positionMessageKey } from '../../photos/position.js';
 import { unitSystem, radiusChoices, formatRadius, formatDistance, timeRange, nearbyPath, DEFAULT_RADIUS } from '../../photos/format.js';
-import { rememberResults } from '../../photos/browse.js';
+import { rememberResults, takeResultsChanged } from '../../photos/browse.js';
 import { photoCard } from '../../photos/photo-card.js';
 
 /** @typedef {import('../../photos/photo-card.js').Photo} Photo */
@@ -19,10 +19,12 @@ import { photoCard } from '../../photos/photo-card.js';
 export const titleKey = 'page.home.title';
 
 /**
- * What the page showed last, so that coming back from a photo shows the same results.
- * @type {{position: Position | null, radius: number, time: TimeChoice, from: string, to: string, items: Photo[], next: string | null}}
+ * What the page showed last, so that coming back from a photo shows the same results (searched
+ * again, at the same place, when they are five minutes old or a photo was uploaded since).
+ * @type {{position: Position | null, radius: number, time: TimeChoice, from: string, to: string, items: Photo[], next: string | null, at: number}}
  */
-const state = { position: null, radius: DEFAULT_RADIUS, time: 'any', from: '', to: '', items: [], next: null };
+const state = { position: null, radius: DEFAULT_RADIUS, time: 'any', from: '', to: '', items: [], next: null, at: 0 };
+const FRESH = 5 * 60 * 1000;
 
 const TIME_CHOICES = /** @type {Array<[TimeChoice, string]>} */ ([
   ['any', 'near.time.any'], ['day', 'near.time.day'], ['week', 'near.time.week'], ['year', 'near.time.year'], ['custom', 'near.time.custom'],
@@ -114,6 +116,7 @@ export async function render(root) {
       if (!alive) return;
       state.items = cursor ? [...state.items, ...answer.items] : answer.items;
       state.next = answer.next;
+      state.at = Date.now();
       showItems();
       if (state.items.length === 0) {
         say(t('near.empty', { radius: where }), el('p', {}, el('a', { href: '/upload' }, t('near.uploadLink'))));
@@ -143,9 +146,13 @@ export async function render(root) {
     el('h1', {}, t('home.heading')),
     form, message, grid, more, account);
 
+  const stale = takeResultsChanged() || Date.now() - state.at > FRESH;
   if (state.position && state.items.length > 0) {
     showItems();
     say(t('near.found', { count: state.items.length, radius: formatRadius(state.radius, lang, system), accuracy: formatDistance(state.position.accuracy, lang, system) }));
+    if (stale) void search(state.position);
+  } else if (state.position && stale) {
+    void search(state.position);
   } else {
     void locateAndSearch();
   }

@@ -8,7 +8,7 @@ import { describeError } from '../errors.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
 import { neighbours, swipeDirection } from '../../photos/format.js';
-import { rememberedResults } from '../../photos/browse.js';
+import { rememberedResults, resultsChanged } from '../../photos/browse.js';
 import { loadLeaflet, tileSource, tileLayer } from '../../photos/leaflet.js';
 
 /** @typedef {import('../../photos/photo-card.js').Photo} Photo */
@@ -176,6 +176,7 @@ function ownerTools(photo, { heading, badge }, context) {
       /** @type {Photo} */
       const changed = await api.patch(`/api/v1/photos/${encodeURIComponent(photo.id)}`, { title: titleInput.value.trim(), visibility });
       Object.assign(photo, changed);
+      resultsChanged();
       heading.textContent = changed.title;
       badge.hidden = changed.visibility !== 'private';
       titleInput.value = changed.title;
@@ -202,6 +203,7 @@ function ownerTools(photo, { heading, badge }, context) {
     dialog.close();
     try {
       await api.delete(`/api/v1/photos/${encodeURIComponent(photo.id)}`);
+      resultsChanged();
       announce(t('photo.deleted', { title: photo.title }));
       context.navigate('/');
     } catch (failure) {
