@@ -48,12 +48,18 @@ public enum AccountRules {
     public static func isPlausibleEmail(_ email: String) -> Bool {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         return email.unicodeScalars.count <= 254 && parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
-            && !email.contains(where: { $0.isWhitespace })
+            && !email.contains(where: { $0.isWhitespace }) && !hasControlCharacters(email)
     }
 
-    /// Whether a trimmed display or device name has an allowed length.
+    /// Whether a trimmed display or device name has an allowed length and no control characters.
     public static func isValidName(_ name: String) -> Bool {
-        nameLengths.contains(name.unicodeScalars.count)
+        nameLengths.contains(name.unicodeScalars.count) && !hasControlCharacters(name)
+    }
+
+    /// Whether text holds a control character (NUL, a line break, an escape…): never part of a
+    /// name, a title or an address, and NUL cannot even be stored in PostgreSQL's text.
+    public static func hasControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 }
 

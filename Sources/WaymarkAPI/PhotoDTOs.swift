@@ -13,6 +13,15 @@ public struct PhotoDTO: Codable, Sendable, Equatable {
             self.username = username
             self.displayName = displayName
         }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id.uuidString.lowercased(), forKey: .id)
+            try container.encode(username, forKey: .username)
+            try container.encode(displayName, forKey: .displayName)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, username, displayName }
     }
 
     /// Where the image sizes are; `original` only for the owner.
@@ -51,6 +60,35 @@ public struct PhotoDTO: Codable, Sendable, Equatable {
     public var visibility: String
     public var urls: URLs
     public var distance: Double?
+
+    // Ids in lowercase, as in the URLs and the map's GeoJSON.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(owner, forKey: .owner)
+        try container.encode(title, forKey: .title)
+        try container.encode(capturedAt, forKey: .capturedAt)
+        try container.encode(uploadedAt, forKey: .uploadedAt)
+        try container.encode(latitude, forKey: .latitude)
+        try container.encode(longitude, forKey: .longitude)
+        try container.encode(altitude, forKey: .altitude)
+        try container.encode(accuracy, forKey: .accuracy)
+        try container.encode(azimuth, forKey: .azimuth)
+        try container.encode(tilt, forKey: .tilt)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(bytes, forKey: .bytes)
+        try container.encode(mime, forKey: .mime)
+        try container.encode(sha256, forKey: .sha256)
+        try container.encode(visibility, forKey: .visibility)
+        try container.encode(urls, forKey: .urls)
+        try container.encodeIfPresent(distance, forKey: .distance)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, owner, title, capturedAt, uploadedAt, latitude, longitude, altitude, accuracy, azimuth, tilt, width, height, bytes, mime,
+             sha256, visibility, urls, distance
+    }
 
     public init(id: UUID, owner: Owner, title: String, capturedAt: Double, uploadedAt: Double, latitude: Double?, longitude: Double?,
                 altitude: Double?, accuracy: Double?, azimuth: Double?, tilt: Double?, width: Int, height: Int, bytes: Int, mime: String,

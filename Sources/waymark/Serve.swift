@@ -40,6 +40,9 @@ struct Serve: AsyncParsableCommand {
         configuration.registrationOpen = registration == .open
         if let tileURL {
             configuration.tiles = MapTiles(url: tileURL, attribution: tileAttribution ?? "")
+            if configuration.tiles.attribution.isEmpty, let host = URLComponents(string: tileURL.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))?.host {
+                configuration.tiles.attribution = "Map tiles: \(host)"
+            }
             guard configuration.tiles.origin != nil, ["{z}", "{x}", "{y}"].allSatisfy(tileURL.contains) else {
                 throw ValidationError("--tile-url must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.example.org/{z}/{x}/{y}.png")
             }

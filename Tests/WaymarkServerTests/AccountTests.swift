@@ -77,6 +77,8 @@ struct AccountTests {
                 (NewAccountRequest(username: "bob-\(UUID().uuidString.prefix(6).lowercased())", password: "too short"), "invalid_password"),
                 (NewAccountRequest(username: "bob-\(UUID().uuidString.prefix(6).lowercased())", password: String(repeating: "é", count: 513)), "invalid_password"),
                 (NewAccountRequest(username: "bob-\(UUID().uuidString.prefix(6).lowercased())", password: "long enough pass", email: "not an address"), "invalid_email"),
+                (NewAccountRequest(username: "bob-\(UUID().uuidString.prefix(6).lowercased())", password: "long enough pass", displayName: "Bob\u{0}by"), "invalid_display_name"),
+                (NewAccountRequest(username: "bob-\(UUID().uuidString.prefix(6).lowercased())", password: "long enough pass", email: "b\u{0}@example.org"), "invalid_email"),
             ]
             for (request, code) in refusals {
                 let refused = try await server.json(.POST, "/api/v1/accounts", request)
@@ -277,8 +279,10 @@ struct DeviceKeyTests {
             #expect(try await server.signed(.GET, "/api/v1/routes?lookup=\(sample.request.lookup)", as: device).status == .ok, "still working")
 
             #expect(try await server.send(.POST, "/api/v1/keys", headers: ["Content-Type": "application/json"], body: Array(#"{"name":"x"}"#.utf8)).status == .unauthorized)
-            let blank = try await server.json(.POST, "/api/v1/keys", NewDeviceKeyRequest(name: "   "), headers: TestServer.bearer(alice.token))
-            #expect(try blank.apiError().error == "invalid_name")
+            for name in ["   ", "phone\u{0}", "tab\u{1B}[31m"] {
+                let refused = try await server.json(.POST, "/api/v1/keys", NewDeviceKeyRequest(name: name), headers: TestServer.bearer(alice.token))
+                #expect(try refused.apiError().error == "invalid_name", "a NUL or an escape is no name (and PostgreSQL cannot store NUL)")
+            }
 
             // Revoked by its owner: refused at once.
             #expect(try await server.send(.DELETE, "/api/v1/keys/\(key.key)", headers: TestServer.bearer(alice.token)).status == .noContent)

@@ -74,8 +74,7 @@ paths:
           description: The OpenAPI document.
           content:
             application/yaml:
-              schema:
-                type: string
+              schema: {}
   /api/v1/routes:
     post:
       operationId: createRoute
@@ -431,14 +430,17 @@ paths:
             schema:
               type: object
               required: [photo]
+              dependentRequired:
+                latitude: [longitude]
+                longitude: [latitude]
               properties:
                 photo: {type: string, format: binary, description: "JPEG, HEIC, PNG, WebP, TIFF or a camera RAW; at most 100 MB and 100 megapixels."}
                 title: {type: string, maxLength: 200, description: "Empty: PShare: YYYY-MM-DD HH:MM:SS of the capture time."}
                 capturedAt: {type: string, format: date-time}
                 latitude: {type: number, minimum: -90, maximum: 90}
                 longitude: {type: number, minimum: -180, maximum: 180}
-                altitude: {type: number}
-                accuracy: {type: number, minimum: 0}
+                altitude: {type: number, minimum: -1000, maximum: 100000}
+                accuracy: {type: number, minimum: 0, maximum: 100000}
                 azimuth: {type: number, minimum: 0, maximum: 360}
                 tilt: {type: number, minimum: -90, maximum: 90}
                 visibility: {type: string, enum: [public, private]}
@@ -522,8 +524,10 @@ paths:
         - {name: photo_id, in: path, required: true, schema: {type: string}}
       responses:
         "200":
-          description: The original file.
+          description: The original file, with the type its content showed at upload.
           content:
+            image/*:
+              schema: {type: string, format: binary}
             application/octet-stream:
               schema: {type: string, format: binary}
         "206":
@@ -558,7 +562,7 @@ paths:
         - {name: limit, in: query, required: false, schema: {type: integer, minimum: 1, maximum: 500}}
         - {name: from, in: query, required: false, description: "Taken at or after (ISO 8601 with zone, or Unix seconds).", schema: {type: string, format: date-time}}
         - {name: to, in: query, required: false, description: "Taken at or before.", schema: {type: string, format: date-time}}
-        - {name: cursor, in: query, required: false, description: The next value of the previous page., schema: {type: string}}
+        - {name: cursor, in: query, required: false, description: "The next value of the previous page (opaque; one this server did not give answers 400 invalid_cursor; empty means none).", schema: {type: string}}
       responses:
         "200":
           description: One page of photos, each with its distance in metres.
@@ -597,6 +601,9 @@ paths:
           application/json:
             schema:
               type: object
+              dependentRequired:
+                latitude: [longitude]
+                longitude: [latitude]
               properties:
                 title: {type: string, maxLength: 200}
                 visibility: {type: string, enum: [public, private]}

@@ -39,7 +39,8 @@ extension PhotoController {
             } catch let problem as MultipartUpload.Problem {
                 throw Self.error(problem)
             }
-            guard let file = upload.file, file.bytes > 0 else { throw Self.error(.missingPhoto) }
+            guard let file = upload.file else { throw Self.error(.missingPhoto) }
+            guard file.bytes > 0 else { throw Self.error(.notAnImage) }
             let fields: PhotoFields
             do {
                 fields = try PhotoFields(upload.fields)
@@ -110,7 +111,9 @@ extension PhotoController {
         let edit = try request.decodeJSON(PhotoEdit.self)
         if let title = edit.title {
             let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard trimmed.unicodeScalars.count <= 200 else { throw APIError.badRequest("invalid_title", "title must be at most 200 characters.") }
+            guard trimmed.unicodeScalars.count <= 200, !AccountRules.hasControlCharacters(trimmed) else {
+                throw APIError.badRequest("invalid_title", "title must be at most 200 characters, with no control characters.")
+            }
             if !trimmed.isEmpty { photo.title = trimmed }
         }
         if let visibility = edit.visibility {
@@ -181,7 +184,7 @@ extension PhotoController {
         case .notMultipart: return error(MultipartUpload.Problem.notMultipart)
         case .malformedBody: return error(MultipartUpload.Problem.malformed)
         case .tooLarge: return error(MultipartUpload.Problem.tooLarge)
-        case .missingPhoto: return .badRequest("missing_photo", "The part named photo is missing or empty.")
+        case .missingPhoto: return .badRequest("missing_photo", "The part named photo is missing.")
         case let .field(_, reason): return .badRequest("invalid_field", reason)
         case .notAnImage:
             return APIError(.unsupportedMediaType, "not_an_image", "This file is not a JPEG, HEIC, PNG, WebP, TIFF or camera RAW photo, whatever its name says.")

@@ -110,7 +110,7 @@ struct PhotoController: Sendable {
         }
         query.from = try instant("from")
         query.to = try instant("to")
-        if let text = try? request.query.get(String.self, at: "cursor") {
+        if let text = try? request.query.get(String.self, at: "cursor"), !text.isEmpty {
             guard let cursor = NearbyCursor(text: text) else {
                 throw APIError.badRequest("invalid_cursor", "cursor is not one this server gave; start again without it.")
             }

@@ -28,6 +28,17 @@ struct PhotoFields: Sendable, Equatable {
     /// The owner confirmed that the photo's own GPS position may be published (seed 004's
     /// checkbox); a private photo uses it anyway.
     var usePhotoPlace = false
+    /// The zone of `capturedAt` in seconds east of UTC, as the phone wrote it (its local clock).
+    var capturedAtOffset: Int?
+
+    /// The zone at the end of an ISO 8601 time: `Z`, or `±HH:MM` / `±HHMM`.
+    static func zoneOffset(_ text: String) -> Int? {
+        if text.uppercased().hasSuffix("Z") { return 0 }
+        let digits = text.suffix(6).replacingOccurrences(of: ":", with: "")
+        guard let sign = digits.first, sign == "+" || sign == "-", digits.count == 5,
+              let hours = Int(digits.dropFirst().prefix(2)), let minutes = Int(digits.suffix(2)) else { return nil }
+        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
 
     /// Reads the text fields, naming the first one at fault.
     init(_ fields: [String: String]) throws(UploadProblem) {
@@ -39,12 +50,15 @@ struct PhotoFields: Sendable, Equatable {
             return value
         }
         title = fields["title"]?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let title, title.unicodeScalars.count > 200 { throw .field("title", "title must be at most 200 characters.") }
+        if let title, title.unicodeScalars.count > 200 || AccountRules.hasControlCharacters(title) {
+            throw .field("title", "title must be at most 200 characters, with no control characters.")
+        }
         if let text = fields["capturedAt"], !text.isEmpty {
             guard let date = PhotoController.instant(text) else {
                 throw .field("capturedAt", "capturedAt must be an ISO 8601 time with its zone, e.g. 2026-06-01T10:00:00+02:00.")
             }
             capturedAt = date
+            capturedAtOffset = Self.zoneOffset(text)
         }
         let latitude = try number("latitude", -90...90), longitude = try number("longitude", -180...180)
         switch (latitude, longitude) {
@@ -143,11 +157,13 @@ struct PhotoUploader: Sendable {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            formatter.timeZone = TimeZone(identifier: "UTC")
             if let cameraTime, fields.capturedAt == nil {
-                formatter.timeZone = TimeZone(identifier: "UTC")
+                // The camera's own wall-clock reading.
                 title = "PShare: " + formatter.string(from: Date(timeIntervalSince1970: cameraTime.seconds))
             } else {
-                formatter.timeZone = TimeZone(identifier: "UTC")
+                // The phone's local time, in the zone it sent (UTC when none is known).
+                formatter.timeZone = fields.capturedAtOffset.flatMap { TimeZone(secondsFromGMT: $0) } ?? formatter.timeZone
                 title = "PShare: " + formatter.string(from: captured)
             }
         }

@@ -7,7 +7,23 @@ enum ServedMethods {
     /// The methods served at `path` (reads before writes), or nil when no route has this path.
     static func allowed(at path: String, in routes: Routes) -> [String]? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        let methods = Set(routes.all.filter { matches($0.path, parts) }.map(\.method.rawValue))
+        // As Vapor's router walks a path: where a constant segment matches, parameters are not tried.
+        var candidates = routes.all.filter { matches($0.path, parts) }
+        for (index, part) in parts.enumerated() {
+            let constant = candidates.filter { route in
+                guard index < route.path.count, case let .constant(value) = route.path[index] else { return false }
+                return value == part
+            }
+            if !constant.isEmpty {
+                candidates = candidates.filter { route in
+                    guard index < route.path.count else { return false }
+                    if case .catchall = route.path[index] { return true }
+                    if case let .constant(value) = route.path[index] { return value == part }
+                    return false
+                }
+            }
+        }
+        let methods = Set(candidates.map(\.method.rawValue))
         guard !methods.isEmpty else { return nil }
         let order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]
         return methods.sorted { (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1) }
