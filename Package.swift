@@ -94,6 +94,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The platform's server: Vapor, Fluent on SQLite (default) or PostgreSQL (DATABASE_URL); the web app in Web/.

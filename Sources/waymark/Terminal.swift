@@ -9,6 +9,7 @@ import Foundation
 enum Terminal {
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
