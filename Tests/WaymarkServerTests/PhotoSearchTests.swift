@@ -216,41 +216,66 @@ struct PhotoClusterTests {
             var random = PhotoSearchTests.SeededGenerator(state: 7)
             let photos = PhotoSearchTests.photos(count: 3_000, owners: [alice.user.id], random: &random)
             try await server.stores.photos.insert(photos)
+            var current = photos
             var checkedTiles = 0
-            for (lat, lon) in PhotoSearchTests.hotspots where abs(lat) < 85 {
-                for z in [0, 3, 8, 12, 16] {
-                    let n = Double(1 << z)
-                    let x = min(Int((lon + 180) / 360 * n), (1 << z) - 1)
-                    let phi = lat * .pi / 180
-                    let y = min(Int((1 - log(tan(phi) + 1 / cos(phi)) / .pi) / 2 * n), (1 << z) - 1)
-                    let tile = try #require(MapTile(z: z, x: x, y: y))
-                    let b = tile.bounds
-                    func inside(_ photo: Photo, viewer: UUID?) -> Bool {
-                        guard let place = photo.place, photo.visibility == .public || photo.ownerID == viewer else { return false }
-                        return (b.south...b.north).contains(place.latitude) && (b.west...b.east).contains(place.longitude)
-                    }
-                    for viewer in [nil, alice.user.id] {
-                        let headers: HTTPHeaders = viewer == nil ? [:] : TestServer.bearer(alice.token)
-                        let response = try await server.send(.GET, "/api/v1/photos/clusters/\(z)/\(x)/\(y)", headers: headers)
-                        #expect(response.status == .ok)
-                        #expect(response.headers.first(name: .contentType) == "application/geo+json")
-                        let collection = try response.decode(Collection.self)
-                        let expected = photos.filter { inside($0, viewer: viewer) }
-                        let total = collection.features.map { $0.properties.cluster ? ($0.properties.count ?? 0) : 1 }.reduce(0, +)
-                        #expect(total == expected.count, "tile \(z)/\(x)/\(y) viewer \(viewer == nil ? "none" : "alice")")
-                        #expect(collection.features.count <= MapTile.cellsPerSide * MapTile.cellsPerSide)
-                        let ids = Set(expected.map { $0.id.uuidString.lowercased() })
-                        #expect(collection.features.allSatisfy { ids.contains($0.properties.photo) }, "every marker's photo is one of the tile's")
-                        for feature in collection.features {
-                            let (flon, flat) = (feature.geometry.coordinates[0], feature.geometry.coordinates[1])
-                            #expect((b.south...b.north).contains(flat) && (b.west...b.east).contains(flon))
+            func check(_ photos: [Photo], stage: String) async throws {
+                for (lat, lon) in PhotoSearchTests.hotspots where abs(lat) < 85 {
+                    for z in [0, 3, 8, 11, 12, 13, 16] {
+                        let n = Double(1 << z)
+                        let x = min(Int((lon + 180) / 360 * n), (1 << z) - 1)
+                        let phi = lat * .pi / 180
+                        let y = min(Int((1 - log(tan(phi) + 1 / cos(phi)) / .pi) / 2 * n), (1 << z) - 1)
+                        let tile = try #require(MapTile(z: z, x: x, y: y))
+                        let b = tile.bounds
+                        func inside(_ photo: Photo, viewer: UUID?) -> Bool {
+                            guard let place = photo.place, photo.visibility == .public || photo.ownerID == viewer else { return false }
+                            return (b.south...b.north).contains(place.latitude) && (b.west...b.east).contains(place.longitude)
                         }
-                        if !expected.isEmpty { checkedTiles += 1 }
-                        let etag = try #require(response.headers.first(name: .eTag))
-                        #expect(try await server.send(.GET, "/api/v1/photos/clusters/\(z)/\(x)/\(y)", headers: headers.merging(["If-None-Match": etag])).status == .notModified)
+                        for viewer in [nil, alice.user.id] {
+                            let headers: HTTPHeaders = viewer == nil ? [:] : TestServer.bearer(alice.token)
+                            let response = try await server.send(.GET, "/api/v1/photos/clusters/\(z)/\(x)/\(y)", headers: headers)
+                            #expect(response.status == .ok)
+                            #expect(response.headers.first(name: .contentType) == "application/geo+json")
+                            let collection = try response.decode(Collection.self)
+                            let expected = photos.filter { inside($0, viewer: viewer) }
+                            let total = collection.features.map { $0.properties.cluster ? ($0.properties.count ?? 0) : 1 }.reduce(0, +)
+                            #expect(total == expected.count, "\(stage): tile \(z)/\(x)/\(y) viewer \(viewer == nil ? "none" : "alice")")
+                            #expect(collection.features.count <= MapTile.cellsPerSide * MapTile.cellsPerSide)
+                            let ids = Set(expected.map { $0.id.uuidString.lowercased() })
+                            #expect(collection.features.allSatisfy { ids.contains($0.properties.photo) }, "\(stage): every marker's photo is one of the tile's")
+                            // Each marker's photo is the newest of its cell.
+                            for feature in collection.features {
+                                let (flon, flat) = (feature.geometry.coordinates[0], feature.geometry.coordinates[1])
+                                #expect((b.south - 1e-6...b.north + 1e-6).contains(flat) && (b.west - 1e-6...b.east + 1e-6).contains(flon))
+                                guard let marked = expected.first(where: { $0.id.uuidString.lowercased() == feature.properties.photo }),
+                                      let spot = marked.place, let cell = tile.cell(latitude: spot.latitude, longitude: spot.longitude) else { continue }
+                                let sameCell = expected.filter { other in
+                                    other.place.flatMap { tile.cell(latitude: $0.latitude, longitude: $0.longitude) }.map { $0 == cell } ?? false
+                                }
+                                #expect(sameCell.allSatisfy { $0.capturedAt <= marked.capturedAt }, "\(stage): tile \(z)/\(x)/\(y)")
+                            }
+                            if !expected.isEmpty { checkedTiles += 1 }
+                            let etag = try #require(response.headers.first(name: .eTag))
+                            #expect(try await server.send(.GET, "/api/v1/photos/clusters/\(z)/\(x)/\(y)", headers: headers.merging(["If-None-Match": etag])).status == .notModified)
+                        }
                     }
                 }
             }
+            try await check(current, stage: "after the upload")
+            // Photos go and change: the counts and the newest photo of each cell follow.
+            let newestFirst = current.sorted { $0.capturedAt > $1.capturedAt }
+            for photo in newestFirst.prefix(150) + current.shuffled().prefix(150) where current.contains(where: { $0.id == photo.id }) {
+                _ = try await server.stores.photos.delete(id: photo.id)
+                current.removeAll { $0.id == photo.id }
+            }
+            for index in current.indices.shuffled().prefix(100) {
+                current[index].visibility = current[index].visibility == .public ? .private : .public
+                if index % 2 == 0, let place = current[index].place {
+                    current[index].place = Place(latitude: place.latitude + 0.01, longitude: place.longitude)
+                }
+                try await server.stores.photos.update(current[index])
+            }
+            try await check(current, stage: "after deletions and edits")
             #expect(checkedTiles > 20)
             for bad in ["21/0/0", "2/4/0", "2/0/-1", "x/0/0"] {
                 #expect(try await server.send(.GET, "/api/v1/photos/clusters/\(bad)").status == .notFound, "\(bad)")

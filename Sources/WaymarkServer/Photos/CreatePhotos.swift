@@ -43,6 +43,7 @@ struct CreatePhotos: AsyncMigration {
             .create()
         try await sql.create(index: "photos_owner_idx").on(Self.table).column("owner_id").run()
         try await sql.create(index: "photos_sha256_idx").on(Self.table).column("sha256").run()
+        try await PhotoCellIndex.create(on: sql)
         if postgres {
             try await sql.raw("ALTER TABLE \(ident: Self.table) ADD COLUMN place geography(Point, 4326)").run()
             try await sql.raw("CREATE INDEX photos_place_idx ON \(ident: Self.table) USING GIST (place)").run()
@@ -55,8 +56,11 @@ struct CreatePhotos: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        if let sql = database as? any SQLDatabase, sql.dialect.name != "postgresql" {
-            try await sql.drop(table: Self.places).ifExists().run()
+        if let sql = database as? any SQLDatabase {
+            try await sql.drop(table: PhotoCellIndex.table).ifExists().run()
+            if sql.dialect.name != "postgresql" {
+                try await sql.drop(table: Self.places).ifExists().run()
+            }
         }
         try await database.schema(Self.table).delete()
     }

@@ -7,6 +7,8 @@ struct MapTile: Sendable, Equatable {
     var y: Int
 
     static let zooms = 0...20
+    /// The latitude where the Web Mercator map ends, north and south.
+    static let maxLatitude = 85.051_128_779_806_59
     /// Cells per tile side: 256-pixel tiles in 64-pixel cells, about the 60 px a clustering map groups by.
     static let cellsPerSide = 4
 
@@ -24,16 +26,25 @@ struct MapTile: Sendable, Equatable {
         return (Double(x) / n * 360 - 180, latitude(Double(y + 1)), Double(x + 1) / n * 360 - 180, latitude(Double(y)))
     }
 
+    /// The level of the grid of cells that this zoom's tiles are cut into (4 × 4 per tile).
+    var cellLevel: Int { z + 2 }
+
     /// The cell of the tile a point falls in (column, row, each 0..<cellsPerSide), or nil when outside.
     func cell(latitude: Double, longitude: Double) -> (column: Int, row: Int)? {
-        let scale = Double(1 << z) * Double(Self.cellsPerSide)
-        let clamped = min(max(latitude, -85.051_128_78), 85.051_128_78) * .pi / 180
-        let px = (longitude + 180) / 360 * scale
-        let py = (1 - log(tan(clamped) + 1 / cos(clamped)) / .pi) / 2 * scale
-        let column = Int(px.rounded(.down)) - x * Self.cellsPerSide
-        let row = Int(py.rounded(.down)) - y * Self.cellsPerSide
+        let (cx, cy) = Self.cell(level: cellLevel, latitude: latitude, longitude: longitude)
+        let column = cx - x * Self.cellsPerSide, row = cy - y * Self.cellsPerSide
         guard (0..<Self.cellsPerSide).contains(column), (0..<Self.cellsPerSide).contains(row) else { return nil }
         return (column, row)
+    }
+
+    /// The Web Mercator cell of a point in the 2^level × 2^level grid of the world.
+    static func cell(level: Int, latitude: Double, longitude: Double) -> (x: Int, y: Int) {
+        let scale = Double(1 << level)
+        let clamped = min(max(latitude, -maxLatitude), maxLatitude) * .pi / 180
+        let px = (longitude + 180) / 360 * scale
+        let py = (1 - log(tan(clamped) + 1 / cos(clamped)) / .pi) / 2 * scale
+        let last = (1 << level) - 1
+        return (min(max(Int(px.rounded(.down)), 0), last), min(max(Int(py.rounded(.down)), 0), last))
     }
 }
 
@@ -54,26 +65,60 @@ enum PhotoClusters {
         }
     }
 
-    /// Groups `photos` (those with a place in the tile; others are ignored) by cell, in a stable order.
-    static func markers(of photos: [Photo], in tile: MapTile) -> [Marker] {
-        var cells: [Int: [Photo]] = [:]
+    /// What is known of the photos of one cell: their count, the sums of their coordinates (for
+    /// the mean), their extent, and the most recent of them.
+    struct Cell: Sendable, Equatable {
+        var count = 0
+        var sumLatitude = 0.0
+        var sumLongitude = 0.0
+        var minLatitude = Double.infinity
+        var minLongitude = Double.infinity
+        var maxLatitude = -Double.infinity
+        var maxLongitude = -Double.infinity
+        var newest: UUID?
+        /// Unix seconds of the newest photo.
+        var newestCapturedAt = -Double.infinity
+
+        mutating func add(_ photo: Photo) {
+            guard let place = photo.place else { return }
+            count += 1
+            sumLatitude += place.latitude
+            sumLongitude += place.longitude
+            minLatitude = min(minLatitude, place.latitude)
+            minLongitude = min(minLongitude, place.longitude)
+            maxLatitude = max(maxLatitude, place.latitude)
+            maxLongitude = max(maxLongitude, place.longitude)
+            let captured = photo.capturedAt.timeIntervalSince1970
+            if captured > newestCapturedAt || (captured == newestCapturedAt && photo.id.uuidString > (newest?.uuidString ?? "")) {
+                newest = photo.id
+                newestCapturedAt = captured
+            }
+        }
+    }
+
+    /// Groups `photos` (those with a place in the tile; others are ignored) by cell.
+    static func cells(of photos: [Photo], in tile: MapTile) -> [Int: Cell] {
+        var cells: [Int: Cell] = [:]
         for photo in photos {
             guard let place = photo.place, let cell = tile.cell(latitude: place.latitude, longitude: place.longitude) else { continue }
-            cells[cell.row * MapTile.cellsPerSide + cell.column, default: []].append(photo)
+            cells[cell.row * MapTile.cellsPerSide + cell.column, default: Cell()].add(photo)
         }
-        return cells.keys.sorted().compactMap { key in
-            guard let members = cells[key], let newest = members.max(by: { ($0.capturedAt, $0.id.uuidString) < ($1.capturedAt, $1.id.uuidString) }),
-                  let newestPlace = newest.place else { return nil }
-            let places = members.compactMap(\.place)
-            let count = Double(places.count)
-            return Marker(
-                latitude: members.count == 1 ? newestPlace.latitude : places.map(\.latitude).reduce(0, +) / count,
-                longitude: members.count == 1 ? newestPlace.longitude : places.map(\.longitude).reduce(0, +) / count,
-                count: members.count, photo: newest.id, title: newest.title,
-                bbox: (places.map(\.longitude).min() ?? 0, places.map(\.latitude).min() ?? 0,
-                       places.map(\.longitude).max() ?? 0, places.map(\.latitude).max() ?? 0)
-            )
+        return cells
+    }
+
+    /// One marker per cell, in a stable order; `titles` names the cells' newest photos.
+    static func markers(_ cells: [Int: Cell], titles: [UUID: String]) -> [Marker] {
+        cells.keys.sorted().compactMap { key in
+            guard let cell = cells[key], cell.count > 0, let newest = cell.newest else { return nil }
+            let count = Double(cell.count)
+            return Marker(latitude: cell.sumLatitude / count, longitude: cell.sumLongitude / count, count: cell.count, photo: newest,
+                          title: titles[newest] ?? "", bbox: (cell.minLongitude, cell.minLatitude, cell.maxLongitude, cell.maxLatitude))
         }
+    }
+
+    /// Groups `photos` (those with a place in the tile; others are ignored) by cell, in a stable order.
+    static func markers(of photos: [Photo], in tile: MapTile) -> [Marker] {
+        markers(cells(of: photos, in: tile), titles: Dictionary(photos.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// The tile's markers as a GeoJSON FeatureCollection (compact JSON, keys in a fixed order).

@@ -56,9 +56,7 @@ struct PhotoController: Sendable {
             throw APIError(.notFound, "not_found", "Tiles are /api/v1/photos/clusters/{z}/{x}/{y} with z 0–20 and x, y 0 to 2^z − 1.")
         }
         let viewer = request.auth.get(SignedInUser.self)?.account.id
-        let bounds = tile.bounds
-        let box = GeoBox(minLatitude: bounds.south, maxLatitude: bounds.north, minLongitude: bounds.west, maxLongitude: bounds.east)
-        let body = PhotoClusters.geoJSON(PhotoClusters.markers(of: try await photos.photos(in: box, viewer: viewer), in: tile))
+        let body = PhotoClusters.geoJSON(try await photos.markers(of: tile, viewer: viewer))
         let etag = "\"" + SHA256.hash(data: body).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
         let cache = viewer == nil ? "public, max-age=60" : "private, max-age=60"
         if request.headers.first(name: .ifNoneMatch) == etag {

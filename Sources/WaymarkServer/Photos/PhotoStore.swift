@@ -18,6 +18,8 @@ protocol PhotoStore: Sendable {
     func references(sha256: String) async throws -> Int
     /// The photos with a place inside a latitude/longitude rectangle that the viewer may see.
     func photos(in box: GeoBox, viewer: UUID?) async throws -> [Photo]
+    /// The markers of a map tile: the public photos (and the viewer's own private ones) by cell.
+    func markers(of tile: MapTile, viewer: UUID?) async throws -> [PhotoClusters.Marker]
     /// One page of the photos within a radius that the viewer may see, in the query's order.
     func nearby(_ query: NearbyQuery) async throws -> (items: [NearbyPhoto], more: Bool)
 }
@@ -58,6 +60,7 @@ struct SQLPhotoStore: PhotoStore {
                     insert = insert.values(values)
                 }
                 try await insert.run()
+                try await PhotoCellIndex.add(Array(slice), on: sql)
                 if !postgres {
                     let placed = slice.compactMap { photo in photo.place.map { (photo.id, $0) } }
                     guard !placed.isEmpty else { continue }
@@ -103,6 +106,8 @@ struct SQLPhotoStore: PhotoStore {
                 } ?? SQLLiteral.null)
             }
             try await update.where("id", .equal, SQLBind(photo.id)).run()
+            try await PhotoCellIndex.remove(before, on: sql)
+            try await PhotoCellIndex.add([photo], on: sql)
             if !postgres, before.place != photo.place {
                 if let place = before.place { try await Self.removePlace(of: photo.id, at: place, on: sql) }
                 if let place = photo.place {
@@ -133,6 +138,7 @@ struct SQLPhotoStore: PhotoStore {
                 try await Self.removePlace(of: id, at: place, on: sql)
             }
             try await sql.delete(from: CreatePhotos.table).where("id", .equal, SQLBind(id)).run()
+            try await PhotoCellIndex.remove(photo, on: sql)
         }
         return photo
     }
@@ -179,21 +185,67 @@ struct SQLPhotoStore: PhotoStore {
     }
 
     func photos(in box: GeoBox, viewer: UUID?) async throws -> [Photo] {
+        try await Self.photos(in: box, visible: viewer.map { .publicOrOwnedBy($0) } ?? .public, on: sql())
+    }
+
+    func markers(of tile: MapTile, viewer: UUID?) async throws -> [PhotoClusters.Marker] {
         let sql = try sql()
-        let visible: SQLQueryString = viewer.map { "(p.visibility = 'public' OR p.owner_id = \(bind: $0))" } ?? "p.visibility = 'public'"
+        let bounds = tile.bounds
+        let box = GeoBox(minLatitude: bounds.south, maxLatitude: bounds.north, minLongitude: bounds.west, maxLongitude: bounds.east)
+        guard tile.z <= PhotoCellIndex.maxZoom else {
+            return PhotoClusters.markers(of: try await Self.photos(in: box, visible: viewer.map { .publicOrOwnedBy($0) } ?? .public, on: sql), in: tile)
+        }
+        var cells = try await PhotoCellIndex.cells(of: tile, on: sql)
+        var titles: [UUID: String] = [:]
+        if let viewer {
+            // The viewer's own private photos join the public counts.
+            for photo in try await Self.photos(in: box, visible: .privateOf(viewer), on: sql) {
+                guard let place = photo.place, let cell = tile.cell(latitude: place.latitude, longitude: place.longitude) else { continue }
+                cells[cell.row * MapTile.cellsPerSide + cell.column, default: PhotoClusters.Cell()].add(photo)
+                titles[photo.id] = photo.title
+            }
+        }
+        let wanted = cells.values.compactMap(\.newest).filter { titles[$0] == nil }
+        if !wanted.isEmpty {
+            struct Title: Decodable { var id: UUID; var title: String }
+            let rows = try await sql.select().columns("id", "title").from(CreatePhotos.table)
+                .where("id", .in, SQLBind.group(wanted)).all(decoding: Title.self)
+            for row in rows { titles[row.id] = row.title }
+        }
+        return PhotoClusters.markers(cells, titles: titles)
+    }
+
+    /// Which photos a read may return.
+    enum Visible {
+        case `public`
+        case publicOrOwnedBy(UUID)
+        case privateOf(UUID)
+
+        var condition: SQLQueryString {
+            switch self {
+            case .public: return "p.visibility = 'public'"
+            case let .publicOrOwnedBy(owner): return "(p.visibility = 'public' OR p.owner_id = \(bind: owner))"
+            case let .privateOf(owner): return "(p.visibility = 'private' AND p.owner_id = \(bind: owner))"
+            }
+        }
+    }
+
+    /// The photos with a place inside a latitude/longitude rectangle (R*Tree on SQLite; the planar
+    /// GiST index of place::geometry on PostgreSQL), the exact coordinates deciding.
+    static func photos(in box: GeoBox, visible: Visible, on sql: any SQLDatabase) async throws -> [Photo] {
+        let condition = visible.condition
         let columns = SQLQueryString(Self.columns.map { "p.\($0)" }.joined(separator: ", "))
         let rows: [any SQLRow]
-        if database.isPostgres {
-            // The planar envelope of the rectangle, on the GiST index of place::geometry.
+        if sql.dialect.name == "postgresql" {
             rows = try await sql.raw("""
                 SELECT \(columns) FROM \(ident: CreatePhotos.table) p WHERE p.place::geometry && \
-                ST_MakeEnvelope(\(bind: box.minLongitude), \(bind: box.minLatitude), \(bind: box.maxLongitude), \(bind: box.maxLatitude), 4326) AND \(visible)
+                ST_MakeEnvelope(\(bind: box.minLongitude), \(bind: box.minLatitude), \(bind: box.maxLongitude), \(bind: box.maxLatitude), 4326) AND \(condition)
                 """).all()
         } else {
             rows = try await sql.raw("""
                 SELECT \(columns) FROM \(ident: CreatePhotos.places) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
                 WHERE r.max_lat >= \(bind: box.minLatitude) AND r.min_lat <= \(bind: box.maxLatitude) \
-                AND r.max_lon >= \(bind: box.minLongitude) AND r.min_lon <= \(bind: box.maxLongitude) AND \(visible)
+                AND r.max_lon >= \(bind: box.minLongitude) AND r.min_lon <= \(bind: box.maxLongitude) AND \(condition)
                 """).all()
         }
         // The R*Tree keeps 32-bit boxes, rounded outwards: the exact coordinates decide.

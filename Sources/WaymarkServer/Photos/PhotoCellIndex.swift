@@ -1,0 +1,177 @@
+import Foundation
+import SQLKit
+import WaymarkCore
+
+/// The public photos of the map counted per Web Mercator cell, level by level, kept up to date as
+/// photos come, change and go, so that a tile of the whole world is 16 rows, not a million photos.
+///
+/// A cell of level L is a 2^L × 2^L grid square; the tiles of zoom z are cut into the cells of
+/// level z + 2 (4 × 4 per tile, 64 px each). Levels 2…14 (zooms 0…12) are kept; closer zooms
+/// read the photos themselves. A row holds the count, the sums of the coordinates (for the
+/// mean), the extent (which may stay wider than the photos after some are deleted), and the
+/// newest photo, recomputed from the level below when it goes.
+enum PhotoCellIndex {
+    static let table = "photo_cells"
+    static let levels = 2...14
+    /// The closest zoom whose tiles are read from this index.
+    static var maxZoom: Int { levels.upperBound - 2 }
+
+    /// 8-byte floating point on both databases (SQLKit's `.real` is 4 bytes on PostgreSQL).
+    private static let double = SQLDataType.custom(SQLRaw("DOUBLE PRECISION"))
+
+    /// Creates the table (part of ``CreatePhotos``).
+    static func create(on sql: any SQLDatabase) async throws {
+        try await sql.create(table: table)
+            .column("level", type: .int, .notNull)
+            .column("cx", type: .bigint, .notNull)
+            .column("cy", type: .bigint, .notNull)
+            .column("count", type: .bigint, .notNull)
+            .column("sum_lat", type: double, .notNull)
+            .column("sum_lon", type: double, .notNull)
+            .column("min_lat", type: double, .notNull)
+            .column("min_lon", type: double, .notNull)
+            .column("max_lat", type: double, .notNull)
+            .column("max_lon", type: double, .notNull)
+            .column("newest_id", type: .text, .notNull)
+            .column("newest_at", type: double, .notNull)
+            .primaryKey(["level", "cx", "cy"])
+            .run()
+    }
+
+    /// Whether a photo is counted: public, with a place on the Web Mercator map (within 85.05° of
+    /// the equator; the polar caps are on no tile).
+    static func counts(_ photo: Photo) -> Bool {
+        guard photo.visibility == .public, let place = photo.place else { return false }
+        return abs(place.latitude) <= MapTile.maxLatitude
+    }
+
+    /// Adds public photos with a place (the others are ignored), cell by cell, in as few statements as the cells allow.
+    static func add(_ photos: [Photo], on sql: any SQLDatabase) async throws {
+        let counted = photos.filter(counts)
+        guard !counted.isEmpty else { return }
+        for level in levels {
+            var cells: [Key: PhotoClusters.Cell] = [:]
+            for photo in counted {
+                guard let place = photo.place else { continue }
+                let cell = MapTile.cell(level: level, latitude: place.latitude, longitude: place.longitude)
+                cells[Key(level: level, cx: cell.x, cy: cell.y), default: PhotoClusters.Cell()].add(photo)
+            }
+            for slice in stride(from: 0, to: cells.count, by: 500).map({ Array(cells)[$0..<min($0 + 500, cells.count)] }) {
+                var insert = sql.insert(into: table)
+                    .columns("level", "cx", "cy", "count", "sum_lat", "sum_lon", "min_lat", "min_lon", "max_lat", "max_lon", "newest_id", "newest_at")
+                for (key, cell) in slice {
+                    insert = insert.values(
+                        SQLBind(key.level), SQLBind(Int64(key.cx)), SQLBind(Int64(key.cy)), SQLBind(Int64(cell.count)),
+                        SQLBind(cell.sumLatitude), SQLBind(cell.sumLongitude), SQLBind(cell.minLatitude), SQLBind(cell.minLongitude),
+                        SQLBind(cell.maxLatitude), SQLBind(cell.maxLongitude), SQLBind(cell.newest?.uuidString ?? ""), SQLBind(cell.newestCapturedAt)
+                    )
+                }
+                try await sql.raw("""
+                    \(insert.query) ON CONFLICT (level, cx, cy) DO UPDATE SET \
+                    count = \(ident: table).count + excluded.count, \
+                    sum_lat = \(ident: table).sum_lat + excluded.sum_lat, sum_lon = \(ident: table).sum_lon + excluded.sum_lon, \
+                    min_lat = CASE WHEN excluded.min_lat < \(ident: table).min_lat THEN excluded.min_lat ELSE \(ident: table).min_lat END, \
+                    min_lon = CASE WHEN excluded.min_lon < \(ident: table).min_lon THEN excluded.min_lon ELSE \(ident: table).min_lon END, \
+                    max_lat = CASE WHEN excluded.max_lat > \(ident: table).max_lat THEN excluded.max_lat ELSE \(ident: table).max_lat END, \
+                    max_lon = CASE WHEN excluded.max_lon > \(ident: table).max_lon THEN excluded.max_lon ELSE \(ident: table).max_lon END, \
+                    newest_id = CASE WHEN excluded.newest_at >= \(ident: table).newest_at THEN excluded.newest_id ELSE \(ident: table).newest_id END, \
+                    newest_at = CASE WHEN excluded.newest_at >= \(ident: table).newest_at THEN excluded.newest_at ELSE \(ident: table).newest_at END
+                    """).run()
+            }
+        }
+    }
+
+    /// Takes a photo out (if it was counted); when it was a cell's newest, the cell's newest is
+    /// found again, from the photos themselves at the closest level and from the four cells
+    /// below at every other.
+    static func remove(_ photo: Photo, on sql: any SQLDatabase) async throws {
+        guard counts(photo), let place = photo.place else { return }
+        for level in levels.reversed() {
+            let cell = MapTile.cell(level: level, latitude: place.latitude, longitude: place.longitude)
+            let key = Key(level: level, cx: cell.x, cy: cell.y)
+            try await sql.raw("""
+                UPDATE \(ident: table) SET count = count - 1, sum_lat = sum_lat - \(bind: place.latitude), sum_lon = sum_lon - \(bind: place.longitude) \
+                WHERE level = \(bind: level) AND cx = \(bind: Int64(cell.x)) AND cy = \(bind: Int64(cell.y))
+                """).run()
+            try await sql.raw("DELETE FROM \(ident: table) WHERE level = \(bind: level) AND cx = \(bind: Int64(cell.x)) AND cy = \(bind: Int64(cell.y)) AND count <= 0").run()
+            guard let row = try await row(key, on: sql), row.newest == photo.id else { continue }
+            var newest: (id: UUID, at: Double)?
+            if level == levels.upperBound {
+                // The closest level's cell is small: its photos are read.
+                for candidate in try await SQLPhotoStore.photos(in: key.box, visible: .public, on: sql) where counts(candidate) && candidate.id != photo.id {
+                    guard let spot = candidate.place,
+                          MapTile.cell(level: level, latitude: spot.latitude, longitude: spot.longitude) == (cell.x, cell.y) else { continue }
+                    let at = candidate.capturedAt.timeIntervalSince1970
+                    if newest.map({ at > $0.at || (at == $0.at && candidate.id.uuidString > $0.id.uuidString) }) ?? true {
+                        newest = (candidate.id, at)
+                    }
+                }
+            } else {
+                for child in key.children {
+                    guard let below = try await self.row(child, on: sql), let id = below.newest else { continue }
+                    if newest.map({ below.newestCapturedAt > $0.at || (below.newestCapturedAt == $0.at && id.uuidString > $0.id.uuidString) }) ?? true {
+                        newest = (id, below.newestCapturedAt)
+                    }
+                }
+            }
+            guard let newest else { continue }
+            try await sql.raw("""
+                UPDATE \(ident: table) SET newest_id = \(bind: newest.id.uuidString), newest_at = \(bind: newest.at) \
+                WHERE level = \(bind: level) AND cx = \(bind: Int64(cell.x)) AND cy = \(bind: Int64(cell.y))
+                """).run()
+        }
+    }
+
+    /// The cells of a tile (zoom ≤ ``maxZoom``), by their place in the tile (row × 4 + column).
+    static func cells(of tile: MapTile, on sql: any SQLDatabase) async throws -> [Int: PhotoClusters.Cell] {
+        let level = tile.cellLevel, side = MapTile.cellsPerSide
+        let rows = try await sql.raw("""
+            SELECT * FROM \(ident: table) WHERE level = \(bind: level) \
+            AND cx >= \(bind: Int64(tile.x * side)) AND cx < \(bind: Int64((tile.x + 1) * side)) \
+            AND cy >= \(bind: Int64(tile.y * side)) AND cy < \(bind: Int64((tile.y + 1) * side))
+            """).all()
+        var cells: [Int: PhotoClusters.Cell] = [:]
+        for row in rows {
+            let cell = try decode(row)
+            let cx = Int(try row.decode(column: "cx", as: Int64.self)), cy = Int(try row.decode(column: "cy", as: Int64.self))
+            cells[(cy - tile.y * side) * side + (cx - tile.x * side)] = cell
+        }
+        return cells
+    }
+
+    struct Key: Hashable {
+        var level: Int
+        var cx: Int
+        var cy: Int
+
+        /// The four cells of the next level that make up this one.
+        var children: [Key] {
+            [(0, 0), (1, 0), (0, 1), (1, 1)].map { Key(level: level + 1, cx: cx * 2 + $0.0, cy: cy * 2 + $0.1) }
+        }
+
+        /// The cell's latitude/longitude rectangle.
+        var box: GeoBox {
+            let n = Double(1 << level)
+            func latitude(_ row: Double) -> Double { atan(sinh(.pi * (1 - 2 * row / n))) * 180 / .pi }
+            return GeoBox(minLatitude: latitude(Double(cy + 1)), maxLatitude: latitude(Double(cy)),
+                          minLongitude: Double(cx) / n * 360 - 180, maxLongitude: Double(cx + 1) / n * 360 - 180)
+        }
+    }
+
+    private static func row(_ key: Key, on sql: any SQLDatabase) async throws -> PhotoClusters.Cell? {
+        try await sql.raw("""
+            SELECT * FROM \(ident: table) WHERE level = \(bind: key.level) AND cx = \(bind: Int64(key.cx)) AND cy = \(bind: Int64(key.cy))
+            """).first().map(decode)
+    }
+
+    private static func decode(_ row: any SQLRow) throws -> PhotoClusters.Cell {
+        PhotoClusters.Cell(
+            count: Int(try row.decode(column: "count", as: Int64.self)),
+            sumLatitude: try row.decode(column: "sum_lat", as: Double.self), sumLongitude: try row.decode(column: "sum_lon", as: Double.self),
+            minLatitude: try row.decode(column: "min_lat", as: Double.self), minLongitude: try row.decode(column: "min_lon", as: Double.self),
+            maxLatitude: try row.decode(column: "max_lat", as: Double.self), maxLongitude: try row.decode(column: "max_lon", as: Double.self),
+            newest: UUID(uuidString: try row.decode(column: "newest_id", as: String.self)),
+            newestCapturedAt: try row.decode(column: "newest_at", as: Double.self)
+        )
+    }
+}
