@@ -32,6 +32,9 @@ struct AccountService: Sendable {
         let username = AccountRules.normalizedUsername(request.username)
         guard AccountRules.isValidUsername(username) else { throw AccountProblem.invalidUsername }
         if let problem = AccountRules.passwordProblem(request.password) { throw AccountProblem.invalidPassword(problem) }
+        // Control characters are refused as sent, before any trimming (a leading tab is not "trimmed away").
+        if let raw = request.displayName, AccountRules.hasControlCharacters(raw) { throw AccountProblem.invalidDisplayName }
+        if let raw = request.email, AccountRules.hasControlCharacters(raw) { throw AccountProblem.invalidEmail }
         let displayName = (request.displayName?.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isEmpty ? nil : $0 } ?? username
         guard AccountRules.isValidName(displayName) else { throw AccountProblem.invalidDisplayName }
         let email = (request.email?.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isEmpty ? nil : $0 }

@@ -20,8 +20,8 @@ struct KeyController: Sendable {
         let user = try request.auth.require(SignedInUser.self)
         let body = try request.decodeJSON(NewDeviceKeyRequest.self)
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard AccountRules.isValidName(name) else {
-            throw APIError.badRequest("invalid_name", "name must be 1 to \(AccountRules.nameLengths.upperBound) characters, e.g. \"Alice's phone\".")
+        guard AccountRules.isValidName(name), !AccountRules.hasControlCharacters(body.name) else {
+            throw APIError.badRequest("invalid_name", "name must be 1 to \(AccountRules.nameLengths.upperBound) characters, without control characters, e.g. \"Alice's phone\".")
         }
         let consumer = Consumer.make(name: name, userID: user.account.id, now: clock.now())
         try await consumers.create(consumer)

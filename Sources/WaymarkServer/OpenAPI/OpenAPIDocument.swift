@@ -286,8 +286,8 @@ paths:
                   type: string
                   minLength: 1
                   maxLength: 100
-                  pattern: "\\S"
-                  description: 1 to 100 characters, not only spaces (trimmed).
+                  pattern: '^[^\x00-\x1F\x7F-\x9F]*[^\x00-\x1F\x7F-\x9F\s][^\x00-\x1F\x7F-\x9F]*$'
+                  description: 1 to 100 characters, not only spaces (trimmed), without control characters.
       responses:
         "201":
           description: The new key.
@@ -435,7 +435,7 @@ paths:
                 longitude: [latitude]
               properties:
                 photo: {type: string, format: binary, description: "JPEG, HEIC, PNG, WebP, TIFF or a camera RAW; at most 100 MB and 100 megapixels."}
-                title: {type: string, maxLength: 200, description: "Empty: PShare: YYYY-MM-DD HH:MM:SS of the capture time."}
+                title: {type: string, maxLength: 200, pattern: '^[^\x00-\x1F\x7F-\x9F]*$', description: "Empty: PShare: YYYY-MM-DD HH:MM:SS of the capture time."}
                 capturedAt: {type: string, format: date-time}
                 latitude: {type: number, minimum: -90, maximum: 90}
                 longitude: {type: number, minimum: -180, maximum: 180}
@@ -605,7 +605,7 @@ paths:
                 latitude: [longitude]
                 longitude: [latitude]
               properties:
-                title: {type: string, maxLength: 200}
+                title: {type: string, maxLength: 200, pattern: '^[^\x00-\x1F\x7F-\x9F]*$'}
                 visibility: {type: string, enum: [public, private]}
                 latitude: {type: ["number", "null"], minimum: -90, maximum: 90}
                 longitude: {type: ["number", "null"], minimum: -180, maximum: 180}
@@ -884,13 +884,15 @@ components:
         displayName:
           type: ["string", "null"]
           maxLength: 100
-          description: The name others see; blank or null means the username.
+          pattern: '^[^\x00-\x1F\x7F-\x9F]*$'
+          description: The name others see, without control characters; blank or null means the username.
         email:
           description: An e-mail address; empty or null means none.
           anyOf:
             - type: string
               format: email
               maxLength: 254
+              pattern: '^[^\x00-\x1F\x7F-\x9F]*$'
             - const: ""
             - type: "null"
     SignIn:

@@ -111,7 +111,7 @@ extension PhotoController {
         let edit = try request.decodeJSON(PhotoEdit.self)
         if let title = edit.title {
             let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard trimmed.unicodeScalars.count <= 200, !AccountRules.hasControlCharacters(trimmed) else {
+            guard trimmed.unicodeScalars.count <= 200, !AccountRules.hasControlCharacters(title) else {
                 throw APIError.badRequest("invalid_title", "title must be at most 200 characters, with no control characters.")
             }
             if !trimmed.isEmpty { photo.title = trimmed }

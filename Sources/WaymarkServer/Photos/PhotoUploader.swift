@@ -50,7 +50,7 @@ struct PhotoFields: Sendable, Equatable {
             return value
         }
         title = fields["title"]?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let title, title.unicodeScalars.count > 200 || AccountRules.hasControlCharacters(title) {
+        if let title, title.unicodeScalars.count > 200 || AccountRules.hasControlCharacters(fields["title"] ?? "") {
             throw .field("title", "title must be at most 200 characters, with no control characters.")
         }
         if let text = fields["capturedAt"], !text.isEmpty {
