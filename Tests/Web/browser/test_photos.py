@@ -196,11 +196,19 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
     dialog.get_by_role("button", name=m["photo.delete.no"]).click()
     expect(dialog).to_be_hidden()
     page.get_by_role("button", name=m["photo.delete"]).click()
+    # Every text the status region shows from here on: the page searches again after the delete,
+    # and its count may replace the confirmation before a poll sees it on a busy machine.
+    page.evaluate("""() => {
+        window.__statuses = [];
+        const region = document.getElementById('status');
+        new MutationObserver(() => window.__statuses.push(region.textContent)).observe(region, { childList: true, characterData: true, subtree: true });
+    }""")
     with page.expect_response(lambda r: "/api/v1/photos/" in r.url and r.request.method == "DELETE") as deleted:
         page.get_by_role("dialog").get_by_role("button", name=m["photo.delete.yes"], exact=True).click()
     assert deleted.value.status == 204
     expect(page).to_have_url(phone.url("/"))
-    expect(page.get_by_role("status")).to_have_text(m["photo.deleted"].replace("{title}", title + " (mine)"))
+    confirmation = m["photo.deleted"].replace("{title}", title + " (mine)")
+    page.wait_for_function("text => window.__statuses && window.__statuses.includes(text)", arg=confirmation)
     # Photos near you is searched again: the deleted photo is gone from it.
     expect(page.locator(".photo-card-title")).to_have_text(TITLES)
     assert page.request.get(f"/api/v1/photos/{photo['id']}").status == 404
