@@ -34,8 +34,8 @@ public struct PlatformClient: Sendable {
     public mutating func signIn(username: String, password: String) async throws -> SessionDTO {
         let body = try JSONEncoder().encode(SignInRequest(username: username, password: password))
         let (status, bytes) = try await send(.POST, "/api/v1/sessions", body: ByteBuffer(bytes: body), contentType: "application/json", extra: [])
-        guard status == 200 else { throw Self.failure(status, bytes) }
-        let session = try decode(SessionDTO.self, bytes, status)
+        guard status == 200 else { throw WaymarkClientError.from(status: status, body: bytes) }
+        let session = try WaymarkClientError.decode(SessionDTO.self, bytes, status: status)
         token = session.token
         return session
     }
@@ -74,8 +74,8 @@ public struct PlatformClient: Sendable {
         body.writeString("\r\n--\(boundary)--\r\n")
         let (status, bytes) = try await send(.POST, "/api/v1/photos", body: body, contentType: "multipart/form-data; boundary=\(boundary)",
                                              extra: [("Idempotency-Key", key)])
-        guard status == 201 else { throw Self.failure(status, bytes) }
-        return try decode(PhotoDTO.self, bytes, status)
+        guard status == 201 else { throw WaymarkClientError.from(status: status, body: bytes) }
+        return try WaymarkClientError.decode(PhotoDTO.self, bytes, status: status)
     }
 
     private func send(_ method: HTTPMethod, _ path: String, body: ByteBuffer, contentType: String, extra: [(String, String)]) async throws -> (Int, Data) {
@@ -105,18 +105,5 @@ public struct PlatformClient: Sendable {
                 try await sleep(wait)
             }
         }
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, _ bytes: Data, _ status: Int) throws -> T {
-        do {
-            return try JSONDecoder().decode(type, from: bytes)
-        } catch {
-            throw WaymarkClientError.unexpectedResponse(status: status, detail: String(decoding: bytes.prefix(200), as: UTF8.self))
-        }
-    }
-
-    private static func failure(_ status: Int, _ bytes: Data) -> WaymarkClientError {
-        if let body = try? JSONDecoder().decode(APIErrorBody.self, from: bytes) { return .api(status: status, body: body) }
-        return .unexpectedResponse(status: status, detail: String(decoding: bytes.prefix(200), as: UTF8.self))
     }
 }

@@ -83,8 +83,8 @@ public struct WaymarkClient: Sendable {
     public func createRoute(_ body: CreateRouteRequest, idempotencyKey: String) async throws -> RouteCreated {
         let data = try JSONEncoder().encode(body)
         let (status, bytes) = try await send(method: .POST, target: "/api/v1/routes", body: data, extraHeaders: [(APIHeader.idempotencyKey, idempotencyKey)])
-        guard status == 201 else { throw Self.failure(status, bytes) }
-        return try decode(RouteCreated.self, bytes, status)
+        guard status == 201 else { throw WaymarkClientError.from(status: status, body: bytes) }
+        return try WaymarkClientError.decode(RouteCreated.self, bytes, status: status)
     }
 
     /// The stored route with this id, or nil when the server has none.
@@ -103,7 +103,7 @@ public struct WaymarkClient: Sendable {
     /// Deletes a route, proving ownership with its delete token (lowercase hex).
     public func deleteRoute(id: String, deleteToken: String) async throws {
         let (status, bytes) = try await send(method: .DELETE, target: "/api/v1/routes/\(Self.pathSegment(id))", body: Data(), extraHeaders: [(APIHeader.deleteToken, deleteToken)])
-        guard status == 204 else { throw Self.failure(status, bytes) }
+        guard status == 204 else { throw WaymarkClientError.from(status: status, body: bytes) }
     }
 
     /// A route id made safe as one path segment (a "/" in it cannot reach another path).
@@ -114,8 +114,8 @@ public struct WaymarkClient: Sendable {
     private func fetch(target: String) async throws -> RouteRecord? {
         let (status, bytes) = try await send(method: .GET, target: target, body: Data(), extraHeaders: [])
         if status == 404 { return nil }
-        guard status == 200 else { throw Self.failure(status, bytes) }
-        return try decode(RouteRecord.self, bytes, status)
+        guard status == 200 else { throw WaymarkClientError.from(status: status, body: bytes) }
+        return try WaymarkClientError.decode(RouteRecord.self, bytes, status: status)
     }
 
     /// Sends a request, signing each attempt afresh, and retries what is worth retrying.
@@ -163,18 +163,22 @@ public struct WaymarkClient: Sendable {
             }
         }
     }
+}
 
-    private func decode<T: Decodable>(_ type: T.Type, _ bytes: Data, _ status: Int) throws -> T {
+extension WaymarkClientError {
+    /// The error for a non-success answer: the API's error body, or what the server sent instead.
+    static func from(status: Int, body bytes: Data) -> WaymarkClientError {
+        if let body = try? JSONDecoder().decode(APIErrorBody.self, from: bytes) { return .api(status: status, body: body) }
+        return .unexpectedResponse(status: status, detail: String(decoding: bytes.prefix(200), as: UTF8.self))
+    }
+
+    /// A success answer decoded as `T`, or ``unexpectedResponse(status:detail:)``.
+    static func decode<T: Decodable>(_ type: T.Type, _ bytes: Data, status: Int) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: bytes)
         } catch {
             throw WaymarkClientError.unexpectedResponse(status: status, detail: String(decoding: bytes.prefix(200), as: UTF8.self))
         }
-    }
-
-    private static func failure(_ status: Int, _ bytes: Data) -> WaymarkClientError {
-        if let body = try? JSONDecoder().decode(APIErrorBody.self, from: bytes) { return .api(status: status, body: body) }
-        return .unexpectedResponse(status: status, detail: String(decoding: bytes.prefix(200), as: UTF8.self))
     }
 }
 

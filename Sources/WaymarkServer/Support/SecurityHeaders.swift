@@ -4,10 +4,15 @@ import Vapor
 /// a strict Content-Security-Policy (no inline script or style, nothing from other origins
 /// but what is listed), `nosniff`, and `Referrer-Policy: same-origin`.
 struct SecurityHeadersMiddleware: AsyncMiddleware {
-    /// Extra origins images may come from (the map tiles' host, when there is a map).
-    var imageOrigins: [String] = []
+    /// The policy, made once: it is the same for every answer.
+    let contentSecurityPolicy: String
 
-    var contentSecurityPolicy: String {
+    /// - Parameter imageOrigins: Extra origins images may come from (the map tiles' host).
+    init(imageOrigins: [String] = []) {
+        contentSecurityPolicy = Self.policy(imageOrigins: imageOrigins)
+    }
+
+    static func policy(imageOrigins: [String]) -> String {
         let images = (["'self'", "data:", "blob:"] + imageOrigins).joined(separator: " ")
         return [
             "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src \(images)", "connect-src 'self'",
