@@ -220,7 +220,7 @@ struct PhotoClusterTests {
             var checkedTiles = 0
             func check(_ photos: [Photo], stage: String) async throws {
                 for (lat, lon) in PhotoSearchTests.hotspots where abs(lat) < 85 {
-                    for z in [0, 3, 8, 11, 12, 13, 16] {
+                    for z in [0, 3, 8, 11, 12, 13, 16, 17] {
                         let n = Double(1 << z)
                         let x = min(Int((lon + 180) / 360 * n), (1 << z) - 1)
                         let phi = lat * .pi / 180

@@ -20,7 +20,7 @@ struct ServerStores: Sendable {
             nonces: FluentNonceStore(database: database),
             accounts: FluentAccountStore(database: database),
             sessions: FluentSessionStore(database: database),
-            photos: SQLPhotoStore(database: database)
+            photos: SQLPhotoStore(database: database, clock: clock)
         )
     }
 }

@@ -137,9 +137,14 @@ extension NearbyQuery {
     /// Sorts candidates already within the radius, drops those up to the cursor, keeps one page.
     /// - Returns: The page and whether more follow.
     func page(of candidates: [NearbyPhoto]) -> (items: [NearbyPhoto], more: Bool) {
-        let sorted = candidates.sorted { NearbyCursor($1).sortsAfter(NearbyCursor($0), in: order) }
-        let rest = after.map { cursor in sorted.filter { cursor.precedes($0, in: order) } } ?? sorted
+        let rest = rest(of: candidates)
         return (Array(rest.prefix(limit)), rest.count > limit)
+    }
+
+    /// The candidates after the cursor, in order.
+    func rest(of candidates: [NearbyPhoto]) -> [NearbyPhoto] {
+        let sorted = candidates.sorted { NearbyCursor($1).sortsAfter(NearbyCursor($0), in: order) }
+        return after.map { cursor in sorted.filter { cursor.precedes($0, in: order) } } ?? sorted
     }
 
     /// Whether a photo passes the time filter.

@@ -6,13 +6,13 @@ import WaymarkCore
 /// photos come, change and go, so that a tile of the whole world is 16 rows, not a million photos.
 ///
 /// A cell of level L is a 2^L × 2^L grid square; the tiles of zoom z are cut into the cells of
-/// level z + 2 (4 × 4 per tile, 64 px each). Levels 2…14 (zooms 0…12) are kept; closer zooms
-/// read the photos themselves. A row holds the count, the sums of the coordinates (for the
+/// level z + 2 (4 × 4 per tile, 64 px each). Levels 2…18 (zooms 0…16, a street) are kept;
+/// closer zooms read the photos themselves. A row holds the count, the sums of the coordinates (for the
 /// mean), the extent (which may stay wider than the photos after some are deleted), and the
 /// newest photo, recomputed from the level below when it goes.
 enum PhotoCellIndex {
     static let table = "photo_cells"
-    static let levels = 2...14
+    static let levels = 2...18
     /// The closest zoom whose tiles are read from this index.
     static var maxZoom: Int { levels.upperBound - 2 }
 
@@ -46,7 +46,7 @@ enum PhotoCellIndex {
     }
 
     /// Adds public photos with a place (the others are ignored), cell by cell, in as few statements as the cells allow.
-    static func add(_ photos: [Photo], on sql: any SQLDatabase) async throws {
+    static func add(_ photos: [Photo], levels: ClosedRange<Int> = levels, on sql: any SQLDatabase) async throws {
         let counted = photos.filter(counts)
         guard !counted.isEmpty else { return }
         for level in levels {
@@ -137,6 +137,25 @@ enum PhotoCellIndex {
             cells[(cy - tile.y * side) * side + (cx - tile.x * side)] = cell
         }
         return cells
+    }
+
+    /// Public photos per square metre around a place, from the smallest of the cells around it
+    /// at levels 16, 14, 12, 10 and 8 that holds at least `atLeast` photos; `nil` when none does.
+    /// A nearby search sizes its first circle with it.
+    static func density(latitude: Double, longitude: Double, atLeast: Int, on sql: any SQLDatabase) async throws -> Double? {
+        guard abs(latitude) <= MapTile.maxLatitude else { return nil }
+        let levels = [16, 14, 12, 10, 8]
+        var condition: SQLQueryString = "1 = 0"
+        for level in levels {
+            let cell = MapTile.cell(level: level, latitude: latitude, longitude: longitude)
+            condition += " OR (level = \(bind: level) AND cx = \(bind: Int64(cell.x)) AND cy = \(bind: Int64(cell.y)))"
+        }
+        struct Row: Decodable { var level: Int; var count: Int }
+        let rows = try await sql.raw("SELECT level, count FROM \(ident: table) WHERE \(condition)").all(decoding: Row.self)
+        guard let finest = rows.filter({ $0.count >= atLeast }).max(by: { $0.level < $1.level }) else { return nil }
+        // Web Mercator is conformal: a cell is a square of the equator's length × cos(latitude) / 2^level on each side.
+        let side = 40_075_016.686 * cos(latitude * .pi / 180) / Double(1 << finest.level)
+        return Double(finest.count) / (side * side)
     }
 
     struct Key: Hashable {

@@ -31,6 +31,8 @@ protocol PhotoStore: Sendable {
 /// (GiST index) finds them and `ST_Distance` (PostGIS's spheroid distance) orders them.
 struct SQLPhotoStore: PhotoStore {
     let database: ServerDatabase
+    /// Where a newest-first search starts reading back from.
+    let clock: WallClock
 
     static let columns = ["id", "owner_id", "title", "captured_at", "uploaded_at", "latitude", "longitude", "altitude", "accuracy",
                           "azimuth", "tilt", "width", "height", "bytes", "mime", "sha256", "visibility", "idempotency_key"]
@@ -62,13 +64,10 @@ struct SQLPhotoStore: PhotoStore {
                 try await insert.run()
                 try await PhotoCellIndex.add(Array(slice), on: sql)
                 if !postgres {
-                    let placed = slice.compactMap { photo in photo.place.map { (photo.id, $0) } }
+                    let placed = slice.filter { $0.place != nil }
                     guard !placed.isEmpty else { continue }
-                    var places = sql.insert(into: CreatePhotos.places).columns("min_lat", "max_lat", "min_lon", "max_lon", "photo_id")
-                    for (id, place) in placed {
-                        places = places.values(SQLBind(place.latitude), SQLBind(place.latitude), SQLBind(place.longitude),
-                                               SQLBind(place.longitude), SQLBind(id))
-                    }
+                    var places = sql.insert(into: CreatePhotos.places).columns(Self.placeColumns)
+                    for photo in placed { places = places.values(Self.placeBinds(photo)) }
                     try await places.run()
                 }
             }
@@ -110,13 +109,23 @@ struct SQLPhotoStore: PhotoStore {
             try await PhotoCellIndex.add([photo], on: sql)
             if !postgres, before.place != photo.place {
                 if let place = before.place { try await Self.removePlace(of: photo.id, at: place, on: sql) }
-                if let place = photo.place {
-                    try await sql.insert(into: CreatePhotos.places).columns("min_lat", "max_lat", "min_lon", "max_lon", "photo_id")
-                        .values(SQLBind(place.latitude), SQLBind(place.latitude), SQLBind(place.longitude), SQLBind(place.longitude), SQLBind(photo.id))
-                        .run()
+                if photo.place != nil {
+                    // The capture time is the stored one: an edit cannot change it.
+                    var placed = photo
+                    placed.capturedAt = before.capturedAt
+                    try await sql.insert(into: CreatePhotos.places).columns(Self.placeColumns).values(Self.placeBinds(placed)).run()
                 }
             }
         }
+    }
+
+    /// SQLite's R*Tree: a photo's place and capture time as a point, and its id.
+    static let placeColumns = ["min_lat", "max_lat", "min_lon", "max_lon", "min_t", "max_t", "photo_id"]
+
+    static func placeBinds(_ photo: Photo) -> [any SQLExpression] {
+        let place = photo.place ?? Place(latitude: 0, longitude: 0), time = photo.capturedAt.timeIntervalSince1970
+        return [SQLBind(place.latitude), SQLBind(place.latitude), SQLBind(place.longitude), SQLBind(place.longitude),
+                SQLBind(time), SQLBind(time), SQLBind(photo.id)]
     }
 
     /// SQLite: removes a photo's entry from the R*Tree, found through the R*Tree's own index (the
@@ -151,37 +160,127 @@ struct SQLPhotoStore: PhotoStore {
 
     func nearby(_ query: NearbyQuery) async throws -> (items: [NearbyPhoto], more: Bool) {
         let sql = try sql()
-        let visible: SQLQueryString = query.viewer.map { "(p.visibility = 'public' OR p.owner_id = \(bind: $0))" } ?? "p.visibility = 'public'"
-        var time: SQLQueryString = ""
-        if let from = query.from { time += " AND p.captured_at >= \(bind: from.timeIntervalSince1970)" }
-        if let to = query.to { time += " AND p.captured_at <= \(bind: to.timeIntervalSince1970)" }
+        switch query.order {
+        case .distance:
+            // Nearest first: a circle grows from the cursor until it holds the page and one more,
+            // or is the whole radius. Everything inside it is read, so its nearest are exact, and
+            // a search in a city of a hundred thousand photos reads a few hundred, not all. The
+            // first circle is sized by the map's cell counts to hold about 1.5 pages.
+            let skipped = query.after?.distance ?? 0
+            var probe = min(query.radius, skipped + Self.firstProbe)
+            if let density = try await PhotoCellIndex.density(latitude: query.latitude, longitude: query.longitude, atLeast: query.limit + 1, on: sql) {
+                let wanted = 1.5 * Double(query.limit + 1) / (.pi * density)
+                probe = min(query.radius, max(skipped + 10, (skipped * skipped + wanted).squareRoot()))
+            }
+            while true {
+                let rest = query.rest(of: try await candidates(within: probe, query, on: sql))
+                // A photo left outside is farther than `probe`; its distance rounds to at least probe − 0.5 mm.
+                if probe >= query.radius || (rest.count > query.limit && rest[query.limit - 1].distance < probe - 0.001) {
+                    return (Array(rest.prefix(query.limit)), rest.count > query.limit)
+                }
+                // Grow by the density seen so far (area ∝ r²), by 1.5× to 4× a step.
+                let grow = rest.isEmpty ? 4 : min(4, max(1.5, (Double(query.limit + 1) / Double(rest.count)).squareRoot() * 1.25))
+                probe = min(query.radius, probe * grow)
+            }
+        case .recent:
+            return try await newest(query, on: sql)
+        }
+    }
+
+    /// The first circle a nearest-first search reads, in metres beyond the cursor, where the map's
+    /// cells know too few photos to size it.
+    static let firstProbe = 250.0
+
+    /// Every photo the query admits within `radius` of its centre (≤ the query's radius), with its
+    /// distance; only those taken in `window` (from its lower bound, before its upper) when given,
+    /// and only those after the cursor in newest-first order when `afterCursor` is set.
+    private func candidates(within radius: Double, _ query: NearbyQuery, window: (lower: Double?, upper: Double?)? = nil,
+                            afterCursor: Bool = false, on sql: any SQLDatabase) async throws -> [NearbyPhoto] {
+        let visible = Self.visible(to: query)
+        var time = Self.timeCondition(query)
+        // SQLite's R*Tree holds the capture time too: a time filter narrows the index's search.
+        var lower = query.from?.timeIntervalSince1970, upper = query.to?.timeIntervalSince1970
+        if let window {
+            if let bound = window.lower { time += " AND p.captured_at >= \(bind: bound)"; lower = max(lower ?? bound, bound) }
+            if let bound = window.upper { time += " AND p.captured_at < \(bind: bound)"; upper = min(upper ?? bound, bound) }
+        }
+        if afterCursor, let cursor = query.after {
+            time += " AND (p.captured_at < \(bind: cursor.capturedAt) OR (p.captured_at = \(bind: cursor.capturedAt) AND p.id > \(bind: cursor.id)))"
+            upper = min(upper ?? cursor.capturedAt, cursor.capturedAt)
+        }
         let columns = SQLQueryString(Self.columns.map { "p.\($0)" }.joined(separator: ", "))
-        var candidates: [NearbyPhoto] = []
         if database.isPostgres {
             let point: SQLQueryString = "ST_SetSRID(ST_MakePoint(\(bind: query.longitude), \(bind: query.latitude)), 4326)::geography"
             let rows = try await sql.raw("""
                 SELECT \(columns), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
-                WHERE ST_DWithin(p.place, \(point), \(bind: query.radius)) AND \(visible)\(time)
+                WHERE ST_DWithin(p.place, \(point), \(bind: radius)) AND \(visible)\(time)
                 """).all()
-            candidates = try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) }
-        } else {
-            var seen = Set<UUID>()
-            for box in Geodesy.boundingBoxes(around: (query.latitude, query.longitude), radius: query.radius) {
-                let rows = try await sql.raw("""
-                    SELECT \(columns) FROM \(ident: CreatePhotos.places) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
-                    WHERE r.max_lat >= \(bind: box.minLatitude) AND r.min_lat <= \(bind: box.maxLatitude) \
-                    AND r.max_lon >= \(bind: box.minLongitude) AND r.min_lon <= \(bind: box.maxLongitude) AND \(visible)\(time)
-                    """).all()
-                for row in rows {
-                    let photo = try Self.photo(from: row)
-                    // A point on the antimeridian lies in both halves of a split circle.
-                    guard let place = photo.place, seen.insert(photo.id).inserted else { continue }
-                    let distance = Geodesy.distance((query.latitude, query.longitude), (place.latitude, place.longitude))
-                    if distance <= query.radius { candidates.append(NearbyPhoto(photo: photo, distance: distance)) }
-                }
+            return try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) }
+        }
+        var period: SQLQueryString = ""
+        if let lower { period += " AND r.max_t >= \(bind: lower)" }
+        if let upper { period += " AND r.min_t <= \(bind: upper)" }
+        var found: [NearbyPhoto] = [], seen = Set<UUID>()
+        for box in Geodesy.boundingBoxes(around: (query.latitude, query.longitude), radius: radius) {
+            let rows = try await sql.raw("""
+                SELECT \(columns) FROM \(ident: CreatePhotos.places) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
+                WHERE \(Self.overlaps(box))\(period) AND \(visible)\(time)
+                """).all()
+            for row in rows {
+                // A point on the antimeridian lies in both halves of a split circle.
+                if let near = try Self.near(row, query, within: radius), seen.insert(near.photo.id).inserted { found.append(near) }
             }
         }
-        return query.page(of: candidates)
+        return found
+    }
+
+    /// Newest first within the radius: the photos are read back in time, window by window (the
+    /// last day, then 8 days before it, 64, 512, 4,096, then all before), until the windows read
+    /// hold the page and one more. Everything after a window's start has been read then, so the
+    /// newest are exact; in a city of a hundred thousand photos a page reads a few hundred.
+    private func newest(_ query: NearbyQuery, on sql: any SQLDatabase) async throws -> (items: [NearbyPhoto], more: Bool) {
+        let anchor = query.after?.capturedAt ?? min(query.to?.timeIntervalSince1970 ?? .infinity, clock.now().timeIntervalSince1970)
+        let from = query.from?.timeIntervalSince1970 ?? -.infinity
+        var found: [NearbyPhoto] = [], seen = Set<UUID>()
+        var upper: Double?
+        for step in 0...Self.windows {
+            var lower: Double? = step < Self.windows ? anchor - 86_400 * pow(8, Double(step)) : nil
+            if let bound = lower, bound <= from { lower = nil }  // the filter's own start ends the search
+            for near in try await candidates(within: query.radius, query, window: (lower, upper), afterCursor: true, on: sql)
+            where seen.insert(near.photo.id).inserted {
+                found.append(near)
+            }
+            if found.count > query.limit || lower == nil { break }
+            upper = lower
+        }
+        return query.page(of: found)
+    }
+
+    /// How many windows of growing length a newest-first search reads before reading all the rest.
+    static let windows = 5
+
+    /// The R*Tree's boxes that overlap `box`.
+    private static func overlaps(_ box: GeoBox) -> SQLQueryString {
+        "r.max_lat >= \(bind: box.minLatitude) AND r.min_lat <= \(bind: box.maxLatitude) AND r.max_lon >= \(bind: box.minLongitude) AND r.min_lon <= \(bind: box.maxLongitude)"
+    }
+
+    private static func visible(to query: NearbyQuery) -> SQLQueryString {
+        query.viewer.map { "(p.visibility = 'public' OR p.owner_id = \(bind: $0))" } ?? "p.visibility = 'public'"
+    }
+
+    private static func timeCondition(_ query: NearbyQuery) -> SQLQueryString {
+        var time: SQLQueryString = ""
+        if let from = query.from { time += " AND p.captured_at >= \(bind: from.timeIntervalSince1970)" }
+        if let to = query.to { time += " AND p.captured_at <= \(bind: to.timeIntervalSince1970)" }
+        return time
+    }
+
+    /// The row's photo with its geodesic distance (Vincenty on WGS-84) when within `radius`.
+    private static func near(_ row: any SQLRow, _ query: NearbyQuery, within radius: Double) throws -> NearbyPhoto? {
+        let photo = try photo(from: row)
+        guard let place = photo.place else { return nil }
+        let distance = Geodesy.distance((query.latitude, query.longitude), (place.latitude, place.longitude))
+        return distance <= radius ? NearbyPhoto(photo: photo, distance: distance) : nil
     }
 
     func photos(in box: GeoBox, viewer: UUID?) async throws -> [Photo] {
