@@ -135,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "waymark-load",
             dependencies: [
-                "WaymarkAPI", "WaymarkCore",
+                "WaymarkAPI", "WaymarkCore", "WaymarkServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
