@@ -181,6 +181,40 @@ struct PhotoUploadTests {
         }
     }
 
+    @Test("Deleting a photo while the same bytes are uploaded again never takes the new photo's original away", arguments: TestDatabase.all)
+    func deleteDuringUpload(database: TestDatabase) async throws {
+        let folder = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The deletion runs in the worst moment: after the upload has stored the blob, before it
+        // stores the photo that refers to it.
+        let pausing = PausingPhotoStore()
+        var dependencies = ServerDependencies.testing
+        dependencies.makeStores = { database, clock in
+            var stores = ServerStores.fluent(database, clock: clock)
+            pausing.base = stores.photos
+            stores.photos = pausing
+            return stores
+        }
+        try await withServer(database, dependencies: dependencies) { server in
+            let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
+            let data = try TestPhoto.jpeg(in: folder)
+            let first = try await server.upload(data, token: alice.token).decode(PhotoDTO.self).id
+            let box = StatusBox()
+            pausing.beforeNextInsert {
+                let status = try? await server.send(.DELETE, "/api/v1/photos/\(first)", headers: TestServer.bearer(alice.token)).status
+                await box.set(status)
+            }
+            let again = try await server.upload(data, token: alice.token).decode(PhotoDTO.self)
+            await pausing.finished()
+            #expect(await box.status == .noContent, "the first photo was deleted")
+            for path in ["original", "image/thumb", "image/large"] {
+                let response = try await server.send(.GET, "/api/v1/photos/\(again.id)/\(path)", headers: TestServer.bearer(alice.token))
+                #expect(response.status == .ok, "\(path) of the photo uploaded during the deletion")
+            }
+            #expect(server.blobFiles().count == 4, "one blob and its three derivatives: \(server.blobFiles())")
+        }
+    }
+
     @Test("Hostile uploads get the right 4xx and leave nothing behind; the server keeps serving", arguments: TestDatabase.all)
     func hostile(database: TestDatabase) async throws {
         let folder = makeTemporaryDirectory()
@@ -292,4 +326,50 @@ struct PhotoUploadTests {
             #expect(try await server.send(.GET, near, headers: TestServer.bearer(alice.token)).decode(WaymarkAPI.Page<PhotoDTO>.self).items.map(\.id) == [secret.id])
         }
     }
+}
+
+actor StatusBox {
+    private(set) var status: HTTPStatus?
+    func set(_ status: HTTPStatus?) { self.status = status }
+}
+
+/// A photo store that runs a test's action just before it stores the next photo, gives it half a
+/// second, and then stores the photo (whether or not the action is done).
+final class PausingPhotoStore: PhotoStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _base: (any PhotoStore)?
+    private var action: (@Sendable () async -> Void)?
+    private var running: Task<Void, Never>?
+
+    var base: any PhotoStore {
+        get { lock.withLock { _base! } }
+        set { lock.withLock { _base = newValue } }
+    }
+
+    func beforeNextInsert(_ action: @escaping @Sendable () async -> Void) {
+        lock.withLock { self.action = action }
+    }
+
+    /// Waits for the action to end.
+    func finished() async {
+        await lock.withLock { running }?.value
+    }
+
+    func insert(_ photos: [Photo]) async throws {
+        if let action = lock.withLock({ () -> (@Sendable () async -> Void)? in defer { self.action = nil }; return self.action }) {
+            let task = Task { await action() }
+            lock.withLock { running = task }
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+        try await base.insert(photos)
+    }
+
+    func photo(id: UUID) async throws -> Photo? { try await base.photo(id: id) }
+    func photo(owner: UUID, idempotencyKey: String) async throws -> Photo? { try await base.photo(owner: owner, idempotencyKey: idempotencyKey) }
+    func update(_ photo: Photo) async throws { try await base.update(photo) }
+    func delete(id: UUID) async throws -> Photo? { try await base.delete(id: id) }
+    func references(sha256: String) async throws -> Int { try await base.references(sha256: sha256) }
+    func photos(in box: GeoBox, viewer: UUID?) async throws -> [Photo] { try await base.photos(in: box, viewer: viewer) }
+    func markers(of tile: MapTile, viewer: UUID?) async throws -> [PhotoClusters.Marker] { try await base.markers(of: tile, viewer: viewer) }
+    func nearby(_ query: NearbyQuery) async throws -> (items: [NearbyPhoto], more: Bool) { try await base.nearby(query) }
 }

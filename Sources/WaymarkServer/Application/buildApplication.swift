@@ -80,7 +80,7 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     KeyController(consumers: stores.consumers, clock: clock).register(on: signedIn)
 
     // Photos and places (§3.6, §3.7): browsing needs no account.
-    let uploader = PhotoUploader(photos: stores.photos, blobs: blobs, media: media, clock: clock)
+    let uploader = PhotoUploader(photos: stores.photos, blobs: blobs, media: media, clock: clock, locks: BlobLocks())
     PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader).register(on: sessions)
 
     if configuration.benchFloor {

@@ -105,3 +105,45 @@ enum BlobStoreError: Error {
     case badName
     case cannotWrite(String)
 }
+
+/// One blob's life at a time: an upload that stores a blob and then the photo that refers to it,
+/// and a deletion that removes a photo and then, when nothing refers to it any more, the blob,
+/// never interleave for the same content. Without it a deletion could count no reference
+/// between an upload's blob and its photo, and remove the blob the new photo needs.
+///
+/// The lock is the server process's: servers sharing one data folder would need the database's.
+actor BlobLocks {
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    /// Runs `body` holding the lock of `sha256`; callers for the same content take turns, first come first served.
+    nonisolated func withLock<T: Sendable>(_ sha256: String, _ body: @Sendable () async throws -> T) async throws -> T {
+        await acquire(sha256)
+        do {
+            let result = try await body()
+            await release(sha256)
+            return result
+        } catch {
+            await release(sha256)
+            throw error
+        }
+    }
+
+    private func acquire(_ key: String) async {
+        guard waiting[key] != nil else {
+            waiting[key] = []
+            return
+        }
+        await withCheckedContinuation { waiting[key, default: []].append($0) }
+    }
+
+    private func release(_ key: String) {
+        guard var queue = waiting[key] else { return }
+        if queue.isEmpty {
+            waiting[key] = nil
+        } else {
+            let next = queue.removeFirst()
+            waiting[key] = queue
+            next.resume()
+        }
+    }
+}

@@ -141,10 +141,17 @@ extension PhotoController {
     @Sendable func delete(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self)
         let photo = try await visiblePhoto(request)
-        guard photo.ownerID == user.account.id, try await photos.delete(id: photo.id) != nil else { throw Self.notFound }
-        if try await photos.references(sha256: photo.sha256) == 0 {
-            try blobs.delete(sha256: photo.sha256)
+        guard photo.ownerID == user.account.id else { throw Self.notFound }
+        // Under the content's lock, so that an upload of the same bytes cannot lose its blob in between.
+        let photos = self.photos, blobs = self.blobs
+        let deleted = try await uploader.locks.withLock(photo.sha256) {
+            guard try await photos.delete(id: photo.id) != nil else { return false }
+            if try await photos.references(sha256: photo.sha256) == 0 {
+                try blobs.delete(sha256: photo.sha256)
+            }
+            return true
         }
+        guard deleted else { throw Self.notFound }
         request.logger.info("photo deleted", metadata: ["photo": "\(photo.id)"])
         return Response(status: .noContent)
     }

@@ -88,6 +88,8 @@ struct PhotoUploader: Sendable {
     let blobs: any BlobStore
     let media: NIOThreadPool
     let clock: WallClock
+    /// Shared with the deletions of ``PhotoController``.
+    let locks: BlobLocks
 
     /// The sizes made at upload.
     static let sizes: [(name: String, size: ImageDerivative.Size)] = [("thumb", .thumb), ("medium", .medium), ("large", .large)]
@@ -97,7 +99,6 @@ struct PhotoUploader: Sendable {
     /// Makes a photo of an uploaded file (already hashed, in a temporary file of the blob store).
     /// The temporary file is adopted as the blob or removed; nothing is left behind on a refusal.
     func store(_ file: MultipartUpload.File, fields: PhotoFields, owner: UUID, idempotencyKey: String? = nil) async throws -> Photo {
-        var adopted: Photo
         do {
             let (probe, metadata) = try await media.runIfActive { () throws -> (ImageProbe, PhotoMetadata?) in
                 let probe: ImageProbe
@@ -108,40 +109,44 @@ struct PhotoUploader: Sendable {
                 }
                 return (probe, try? PhotoMetadata.read(contentsOf: file.url))
             }
-            // Every derivative before anything is stored: a broken image fails here.
-            let sha = file.sha256, blobs = self.blobs
-            try await media.runIfActive {
-                for (name, size) in Self.sizes where blobs.file(sha256: sha, derivative: name + ".jpg") == nil {
-                    let derivative: ImageDerivative
-                    do {
-                        derivative = try probe.derivative(size)
-                    } catch let error as ImageError {
-                        throw Self.problem(error)
+            // Every derivative before anything is stored: a broken image fails here. The blob and
+            // the photo that refers to it are stored under the content's lock (``BlobLocks``).
+            let sha = file.sha256, blobs = self.blobs, media = self.media, photos = self.photos
+            let photo = makePhoto(file, probe: probe, metadata: metadata, fields: fields, owner: owner, idempotencyKey: idempotencyKey)
+            return try await locks.withLock(sha) {
+                try await media.runIfActive {
+                    for (name, size) in Self.sizes where blobs.file(sha256: sha, derivative: name + ".jpg") == nil {
+                        let derivative: ImageDerivative
+                        do {
+                            derivative = try probe.derivative(size)
+                        } catch let error as ImageError {
+                            throw Self.problem(error)
+                        }
+                        try blobs.storeDerivative(derivative.data, of: sha, name: name + ".jpg")
                     }
-                    try blobs.storeDerivative(derivative.data, of: sha, name: name + ".jpg")
+                    try blobs.adopt(file.url, sha256: sha)
                 }
-                try blobs.adopt(file.url, sha256: sha)
+                do {
+                    try await photos.insert([photo])
+                } catch {
+                    // A concurrent retry with the same key stored it first: answer that one.
+                    if let idempotencyKey, let first = try await photos.photo(owner: owner, idempotencyKey: idempotencyKey) {
+                        return first
+                    }
+                    if try await photos.references(sha256: sha) == 0 { try? blobs.delete(sha256: sha) }
+                    throw error
+                }
+                return photo
             }
-            adopted = makePhoto(file, probe: probe, metadata: metadata, fields: fields, owner: owner)
-            adopted.idempotencyKey = idempotencyKey
         } catch {
+            // Nothing is left behind: the temporary file is gone once adopted, else removed here.
             try? FileManager.default.removeItem(at: file.url)
             throw error
         }
-        do {
-            try await photos.insert([adopted])
-        } catch {
-            // A concurrent retry with the same key stored it first: answer that one.
-            if let idempotencyKey, let first = try await photos.photo(owner: owner, idempotencyKey: idempotencyKey) {
-                return first
-            }
-            if try await photos.references(sha256: adopted.sha256) == 0 { try? blobs.delete(sha256: adopted.sha256) }
-            throw error
-        }
-        return adopted
     }
 
-    private func makePhoto(_ file: MultipartUpload.File, probe: ImageProbe, metadata: PhotoMetadata?, fields: PhotoFields, owner: UUID) -> Photo {
+    private func makePhoto(_ file: MultipartUpload.File, probe: ImageProbe, metadata: PhotoMetadata?, fields: PhotoFields, owner: UUID,
+                           idempotencyKey: String?) -> Photo {
         let now = clock.now()
         let cameraTime = metadata?.captureTime
         let captured = fields.capturedAt
@@ -169,7 +174,8 @@ struct PhotoUploader: Sendable {
         }
         return Photo(id: UUID(), ownerID: owner, title: title, capturedAt: captured, uploadedAt: now, place: place,
                      azimuth: fields.azimuth, tilt: fields.tilt, width: probe.displayWidth, height: probe.displayHeight,
-                     bytes: file.bytes, mime: probe.mimeType, sha256: file.sha256, visibility: fields.visibility)
+                     bytes: file.bytes, mime: probe.mimeType, sha256: file.sha256, visibility: fields.visibility,
+                     idempotencyKey: idempotencyKey)
     }
 
     static func problem(_ error: ImageError) -> UploadProblem {
