@@ -3,9 +3,11 @@ import Foundation
 import SQLKit
 
 /// Makes two searches of a million photos fast where photos are dense:
-/// - "newest first": SQLite's R*Tree gains capture time as a third dimension, PostgreSQL an index
-///   on `captured_at`, so that a search can read the newest photos of a place window by window
-///   instead of every photo within the radius;
+/// - "newest first" and time filters: SQLite gains a second R*Tree, of place and capture time
+///   (``times``), PostgreSQL an index on `captured_at`, so that a search can read the newest
+///   photos of a place window by window instead of every photo within the radius. The place-only
+///   R*Tree stays for nearest-first searches: a tree split by time as well would make them read
+///   every leaf of a city;
 /// - map tiles down to zoom 16: the map's cell index gains levels 15…18 (filled from the photos
 ///   already stored), so that a city street view counts cells instead of reading photos.
 struct IndexPhotosByTime: AsyncMigration {
@@ -16,11 +18,11 @@ struct IndexPhotosByTime: AsyncMigration {
         if sql.dialect.name == "postgresql" {
             try await sql.raw("CREATE INDEX photos_captured_idx ON \(ident: CreatePhotos.table) (captured_at)").run()
         } else {
-            try await sql.drop(table: CreatePhotos.places).run()
-            try await Self.createPlaces(on: sql)
+            try await Self.createTimes(on: sql)
             try await sql.raw("""
-                INSERT INTO \(ident: CreatePhotos.places) (min_lat, max_lat, min_lon, max_lon, min_t, max_t, photo_id) \
-                SELECT latitude, latitude, longitude, longitude, captured_at, captured_at, id FROM \(ident: CreatePhotos.table) \
+                INSERT INTO \(ident: Self.times) (min_lat, max_lat, min_lon, max_lon, min_t, max_t, photo_id) \
+                SELECT latitude, latitude, longitude, longitude, captured_at / \(bind: Self.secondsPerUnit), \
+                captured_at / \(bind: Self.secondsPerUnit), id FROM \(ident: CreatePhotos.table) \
                 WHERE latitude IS NOT NULL AND longitude IS NOT NULL
                 """).run()
         }
@@ -37,11 +39,16 @@ struct IndexPhotosByTime: AsyncMigration {
         }
     }
 
-    /// SQLite's R*Tree of photo places and capture times (32-bit boxes, rounded outwards; the
-    /// photo's id rides along as an auxiliary column).
-    static func createPlaces(on sql: any SQLDatabase) async throws {
+    /// SQLite's R*Tree of photo places and capture times.
+    static let times = "photo_times"
+    /// The R*Tree's unit of time: a Julian year, so that its leaves are split by place and by
+    /// time alike (in seconds, time would dwarf degrees and every leaf would span a continent).
+    static let secondsPerUnit = 31_557_600.0
+
+    /// Creates ``times`` (32-bit boxes, rounded outwards; the photo's id rides along).
+    static func createTimes(on sql: any SQLDatabase) async throws {
         try await sql.raw("""
-            CREATE VIRTUAL TABLE \(ident: CreatePhotos.places) USING rtree(key, min_lat, max_lat, min_lon, max_lon, min_t, max_t, +photo_id)
+            CREATE VIRTUAL TABLE \(ident: times) USING rtree(key, min_lat, max_lat, min_lon, max_lon, min_t, max_t, +photo_id)
             """).run()
     }
 
@@ -51,12 +58,7 @@ struct IndexPhotosByTime: AsyncMigration {
         if sql.dialect.name == "postgresql" {
             try await sql.raw("DROP INDEX IF EXISTS photos_captured_idx").run()
         } else {
-            try await sql.drop(table: CreatePhotos.places).run()
-            try await sql.raw("CREATE VIRTUAL TABLE \(ident: CreatePhotos.places) USING rtree(key, min_lat, max_lat, min_lon, max_lon, +photo_id)").run()
-            try await sql.raw("""
-                INSERT INTO \(ident: CreatePhotos.places) (min_lat, max_lat, min_lon, max_lon, photo_id) \
-                SELECT latitude, latitude, longitude, longitude, id FROM \(ident: CreatePhotos.table) WHERE latitude IS NOT NULL AND longitude IS NOT NULL
-                """).run()
+            try await sql.drop(table: Self.times).ifExists().run()
         }
     }
 }

@@ -144,14 +144,15 @@ enum PhotoCellIndex {
     /// A nearby search sizes its first circle with it.
     static func density(latitude: Double, longitude: Double, atLeast: Int, on sql: any SQLDatabase) async throws -> Double? {
         guard abs(latitude) <= MapTile.maxLatitude else { return nil }
-        let levels = [16, 14, 12, 10, 8]
-        var condition: SQLQueryString = "1 = 0"
-        for level in levels {
+        // One primary-key lookup per level (an OR of the five would scan the table on SQLite).
+        let lookups = [16, 14, 12, 10, 8].map { level -> SQLQueryString in
             let cell = MapTile.cell(level: level, latitude: latitude, longitude: longitude)
-            condition += " OR (level = \(bind: level) AND cx = \(bind: Int64(cell.x)) AND cy = \(bind: Int64(cell.y)))"
+            return "SELECT level, count FROM \(ident: table) WHERE level = \(bind: level) AND cx = \(bind: Int64(cell.x)) AND cy = \(bind: Int64(cell.y))"
         }
         struct Row: Decodable { var level: Int; var count: Int }
-        let rows = try await sql.raw("SELECT level, count FROM \(ident: table) WHERE \(condition)").all(decoding: Row.self)
+        var union = lookups[0]
+        for lookup in lookups.dropFirst() { union += " UNION ALL " + lookup }
+        let rows = try await sql.raw(union).all(decoding: Row.self)
         guard let finest = rows.filter({ $0.count >= atLeast }).max(by: { $0.level < $1.level }) else { return nil }
         // Web Mercator is conformal: a cell is a square of the equator's length × cos(latitude) / 2^level on each side.
         let side = 40_075_016.686 * cos(latitude * .pi / 180) / Double(1 << finest.level)

@@ -78,7 +78,27 @@ extension PhotoController {
         else {
             throw APIError(.notFound, "not_found", "Sizes are thumb, medium and large.")
         }
-        return try await serve(file, photo: photo, tag: "\(photo.sha256.prefix(32))-\(size)", type: "image/jpeg", request: request)
+        let response: Response
+        if Self.acceptsWebP(request.headers[.accept]), let webp = try await uploader.webp(sha256: photo.sha256, size: size) {
+            response = try await serve(webp, photo: photo, tag: "\(photo.sha256.prefix(32))-\(size)-webp", type: "image/webp", request: request)
+        } else {
+            response = try await serve(file, photo: photo, tag: "\(photo.sha256.prefix(32))-\(size)", type: "image/jpeg", request: request)
+        }
+        // Caches keep the JPEG and the WebP apart.
+        response.headers.replaceOrAdd(name: .vary, value: "Accept")
+        return response
+    }
+
+    /// Whether an `Accept` header names `image/webp` explicitly (as browsers that decode it do;
+    /// `*/*` and `image/*` keep the JPEG) with a quality above zero.
+    static func acceptsWebP(_ accept: [String]) -> Bool {
+        for range in accept.flatMap({ $0.split(separator: ",") }) {
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard parts.first == "image/webp" else { continue }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
+        }
+        return false
     }
 
     @Sendable func original(_ request: Request) async throws -> Response {

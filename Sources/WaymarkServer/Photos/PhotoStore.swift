@@ -66,9 +66,7 @@ struct SQLPhotoStore: PhotoStore {
                 if !postgres {
                     let placed = slice.filter { $0.place != nil }
                     guard !placed.isEmpty else { continue }
-                    var places = sql.insert(into: CreatePhotos.places).columns(Self.placeColumns)
-                    for photo in placed { places = places.values(Self.placeBinds(photo)) }
-                    try await places.run()
+                    try await Self.addPlaces(placed, on: sql)
                 }
             }
         }
@@ -108,33 +106,44 @@ struct SQLPhotoStore: PhotoStore {
             try await PhotoCellIndex.remove(before, on: sql)
             try await PhotoCellIndex.add([photo], on: sql)
             if !postgres, before.place != photo.place {
-                if let place = before.place { try await Self.removePlace(of: photo.id, at: place, on: sql) }
-                if photo.place != nil {
-                    // The capture time is the stored one: an edit cannot change it.
-                    var placed = photo
-                    placed.capturedAt = before.capturedAt
-                    try await sql.insert(into: CreatePhotos.places).columns(Self.placeColumns).values(Self.placeBinds(placed)).run()
-                }
+                try await Self.removePlaces(of: before, on: sql)
+                // The capture time is the stored one: an edit cannot change it.
+                var placed = photo
+                placed.capturedAt = before.capturedAt
+                if placed.place != nil { try await Self.addPlaces([placed], on: sql) }
             }
         }
     }
 
-    /// SQLite's R*Tree: a photo's place and capture time as a point, and its id.
-    static let placeColumns = ["min_lat", "max_lat", "min_lon", "max_lon", "min_t", "max_t", "photo_id"]
-
-    static func placeBinds(_ photo: Photo) -> [any SQLExpression] {
-        let place = photo.place ?? Place(latitude: 0, longitude: 0), time = photo.capturedAt.timeIntervalSince1970
-        return [SQLBind(place.latitude), SQLBind(place.latitude), SQLBind(place.longitude), SQLBind(place.longitude),
-                SQLBind(time), SQLBind(time), SQLBind(photo.id)]
+    /// SQLite: enters photos (each with a place) into both R*Trees, the place's (``CreatePhotos/places``)
+    /// and the place-and-time one (``IndexPhotosByTime/times``).
+    private static func addPlaces(_ photos: [Photo], on sql: any SQLDatabase) async throws {
+        var places = sql.insert(into: CreatePhotos.places).columns("min_lat", "max_lat", "min_lon", "max_lon", "photo_id")
+        var times = sql.insert(into: IndexPhotosByTime.times).columns("min_lat", "max_lat", "min_lon", "max_lon", "min_t", "max_t", "photo_id")
+        for photo in photos {
+            guard let place = photo.place else { continue }
+            let point: [any SQLExpression] = [SQLBind(place.latitude), SQLBind(place.latitude), SQLBind(place.longitude), SQLBind(place.longitude)]
+            let time = SQLBind(photo.capturedAt.timeIntervalSince1970 / IndexPhotosByTime.secondsPerUnit)
+            places = places.values(point + [SQLBind(photo.id)])
+            times = times.values(point + [time, time, SQLBind(photo.id)])
+        }
+        try await places.run()
+        try await times.run()
     }
 
-    /// SQLite: removes a photo's entry from the R*Tree, found through the R*Tree's own index (the
-    /// point's box), not by a scan of the auxiliary column.
-    private static func removePlace(of id: UUID, at place: Place, on sql: any SQLDatabase) async throws {
+    /// SQLite: takes a photo out of both R*Trees, found through each tree's own index (the point's
+    /// box, and its time), not by a scan of the auxiliary column.
+    private static func removePlaces(of photo: Photo, on sql: any SQLDatabase) async throws {
+        guard let place = photo.place else { return }
+        let point: SQLQueryString = """
+            min_lat <= \(bind: place.latitude) AND max_lat >= \(bind: place.latitude) \
+            AND min_lon <= \(bind: place.longitude) AND max_lon >= \(bind: place.longitude) AND photo_id = \(bind: photo.id)
+            """
+        try await sql.raw("DELETE FROM \(ident: CreatePhotos.places) WHERE key IN (SELECT key FROM \(ident: CreatePhotos.places) WHERE \(point))").run()
+        let time = photo.capturedAt.timeIntervalSince1970 / IndexPhotosByTime.secondsPerUnit
         try await sql.raw("""
-            DELETE FROM \(ident: CreatePhotos.places) WHERE key IN (SELECT key FROM \(ident: CreatePhotos.places) \
-            WHERE min_lat <= \(bind: place.latitude) AND max_lat >= \(bind: place.latitude) \
-            AND min_lon <= \(bind: place.longitude) AND max_lon >= \(bind: place.longitude) AND photo_id = \(bind: id))
+            DELETE FROM \(ident: IndexPhotosByTime.times) WHERE key IN (SELECT key FROM \(ident: IndexPhotosByTime.times) \
+            WHERE \(point) AND min_t <= \(bind: time) AND max_t >= \(bind: time))
             """).run()
     }
 
@@ -143,9 +152,7 @@ struct SQLPhotoStore: PhotoStore {
         let postgres = database.isPostgres
         try await database.transaction { connection in
             guard let sql = connection as? any SQLDatabase else { throw PhotoStoreError.notSQL }
-            if !postgres, let place = photo.place {
-                try await Self.removePlace(of: id, at: place, on: sql)
-            }
+            if !postgres { try await Self.removePlaces(of: photo, on: sql) }
             try await sql.delete(from: CreatePhotos.table).where("id", .equal, SQLBind(id)).run()
             try await PhotoCellIndex.remove(photo, on: sql)
         }
@@ -198,7 +205,6 @@ struct SQLPhotoStore: PhotoStore {
                             afterCursor: Bool = false, on sql: any SQLDatabase) async throws -> [NearbyPhoto] {
         let visible = Self.visible(to: query)
         var time = Self.timeCondition(query)
-        // SQLite's R*Tree holds the capture time too: a time filter narrows the index's search.
         var lower = query.from?.timeIntervalSince1970, upper = query.to?.timeIntervalSince1970
         if let window {
             if let bound = window.lower { time += " AND p.captured_at >= \(bind: bound)"; lower = max(lower ?? bound, bound) }
@@ -217,13 +223,15 @@ struct SQLPhotoStore: PhotoStore {
                 """).all()
             return try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) }
         }
+        // With a time bound, the place-and-time R*Tree (in its unit of time) narrows by both.
         var period: SQLQueryString = ""
-        if let lower { period += " AND r.max_t >= \(bind: lower)" }
-        if let upper { period += " AND r.min_t <= \(bind: upper)" }
+        if let lower { period += " AND r.max_t >= \(bind: lower / IndexPhotosByTime.secondsPerUnit)" }
+        if let upper { period += " AND r.min_t <= \(bind: upper / IndexPhotosByTime.secondsPerUnit)" }
+        let tree = lower == nil && upper == nil ? CreatePhotos.places : IndexPhotosByTime.times
         var found: [NearbyPhoto] = [], seen = Set<UUID>()
         for box in Geodesy.boundingBoxes(around: (query.latitude, query.longitude), radius: radius) {
             let rows = try await sql.raw("""
-                SELECT \(columns) FROM \(ident: CreatePhotos.places) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
+                SELECT \(columns) FROM \(ident: tree) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
                 WHERE \(Self.overlaps(box))\(period) AND \(visible)\(time)
                 """).all()
             for row in rows {
