@@ -243,16 +243,18 @@ struct SQLPhotoStore: PhotoStore {
     }
 
     /// Newest first within the radius: the photos are read back in time, window by window (the
-    /// last day, then 8 days before it, 64, 512, 4,096, then all before), until the windows read
-    /// hold the page and one more. Everything after a window's start has been read then, so the
-    /// newest are exact; in a city of a hundred thousand photos a page reads a few hundred.
+    /// last day, then a span grown by the count found so far, 1.5× to 8× a step, and after a
+    /// century all before), until the windows read hold the page and one more. Everything after
+    /// a window's start has been read then, so the newest are exact; in a city of a hundred
+    /// thousand photos a page reads a few hundred.
     private func newest(_ query: NearbyQuery, on sql: any SQLDatabase) async throws -> (items: [NearbyPhoto], more: Bool) {
         let anchor = query.after?.capturedAt ?? min(query.to?.timeIntervalSince1970 ?? .infinity, clock.now().timeIntervalSince1970)
         let from = query.from?.timeIntervalSince1970 ?? -.infinity
         var found: [NearbyPhoto] = [], seen = Set<UUID>()
         var upper: Double?
-        for step in 0...Self.windows {
-            var lower: Double? = step < Self.windows ? anchor - 86_400 * pow(8, Double(step)) : nil
+        var span = 86_400.0
+        while true {
+            var lower: Double? = span < Self.century ? anchor - span : nil
             if let bound = lower, bound <= from { lower = nil }  // the filter's own start ends the search
             for near in try await candidates(within: query.radius, query, window: (lower, upper), afterCursor: true, on: sql)
             where seen.insert(near.photo.id).inserted {
@@ -260,12 +262,13 @@ struct SQLPhotoStore: PhotoStore {
             }
             if found.count > query.limit || lower == nil { break }
             upper = lower
+            span *= found.isEmpty ? 8 : min(8, max(1.5, 1.3 * Double(query.limit + 1) / Double(found.count)))
         }
         return query.page(of: found)
     }
 
-    /// How many windows of growing length a newest-first search reads before reading all the rest.
-    static let windows = 5
+    /// How far back a newest-first search reads window by window before it reads all the rest.
+    static let century = 100 * 365.25 * 86_400
 
     /// The R*Tree's boxes that overlap `box`.
     private static func overlaps(_ box: GeoBox) -> SQLQueryString {
