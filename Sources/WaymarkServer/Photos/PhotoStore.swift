@@ -221,7 +221,10 @@ struct SQLPhotoStore: PhotoStore {
                 SELECT \(columns), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
                 WHERE ST_DWithin(p.place, \(point), \(bind: radius)) AND \(visible)\(time)
                 """).all()
-            return try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) }
+            return try rows.compactMap { row in
+                let distance = try row.decode(column: "distance", as: Double.self)
+                return distance <= radius ? NearbyPhoto(photo: try Self.photo(from: row), distance: distance) : nil
+            }
         }
         // With a time bound, the place-and-time R*Tree (in its unit of time) narrows by both.
         var period: SQLQueryString = ""
@@ -242,12 +245,28 @@ struct SQLPhotoStore: PhotoStore {
         return found
     }
 
-    /// Newest first within the radius: the photos are read back in time, window by window (the
+    /// Newest first within the radius. On SQLite the photos are read back in time, window by window (the
     /// last day, then a span grown by the count found so far, 1.5× to 8× a step, and after a
     /// century all before), until the windows read hold the page and one more. Everything after
     /// a window's start has been read then, so the newest are exact; in a city of a hundred
     /// thousand photos a page reads a few hundred.
     private func newest(_ query: NearbyQuery, on sql: any SQLDatabase) async throws -> (items: [NearbyPhoto], more: Bool) {
+        if database.isPostgres {
+            // PostgreSQL plans this itself: the capture-time index read backwards where the circle
+            // is dense, the place index and a sort where it is not.
+            let point: SQLQueryString = "ST_SetSRID(ST_MakePoint(\(bind: query.longitude), \(bind: query.latitude)), 4326)::geography"
+            let columns = SQLQueryString(Self.columns.map { "p.\($0)" }.joined(separator: ", "))
+            var after: SQLQueryString = ""
+            if let cursor = query.after {
+                after = " AND (p.captured_at < \(bind: cursor.capturedAt) OR (p.captured_at = \(bind: cursor.capturedAt) AND p.id > \(bind: cursor.id)))"
+            }
+            let rows = try await sql.raw("""
+                SELECT \(columns), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
+                WHERE ST_DWithin(p.place, \(point), \(bind: query.radius)) AND \(Self.visible(to: query))\(Self.timeCondition(query))\(after) \
+                ORDER BY p.captured_at DESC, p.id LIMIT \(bind: query.limit + 1)
+                """).all()
+            return query.page(of: try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) })
+        }
         let anchor = query.after?.capturedAt ?? min(query.to?.timeIntervalSince1970 ?? .infinity, clock.now().timeIntervalSince1970)
         let from = query.from?.timeIntervalSince1970 ?? -.infinity
         var found: [NearbyPhoto] = [], seen = Set<UUID>()
