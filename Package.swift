@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "WaymarkServerTests",
             dependencies: [
-                "WaymarkServer", "WaymarkAPI", "WaymarkCore", "WaymarkMedia",
+                "WaymarkServer", "WaymarkAPI", "WaymarkCore", "WaymarkMedia", "WaymarkTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
             ]
         ),

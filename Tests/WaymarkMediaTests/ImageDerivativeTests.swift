@@ -78,8 +78,8 @@ struct ImageDerivativeTests {
                 let probe = try ImageProbe.probe(file: url)
                 Issue.record("\(name) was accepted as \(probe.format) \(probe.width) × \(probe.height)")
             } catch {
-                guard case .notAnImage(let reason) = error else { Issue.record("\(name): \(error)"); return }
-                #expect(reason.contains("camera RAW"), "\(name): \(reason)")
+                guard case .rawWithoutPreview = error else { Issue.record("\(name): \(error)"); return }
+                #expect(error.description.contains("camera RAW"), "\(name): \(error)")
             }
         }
     }

@@ -67,8 +67,9 @@ struct ImageRAWTests {
             let probe = try ImageProbe.probe(file: url)
             Issue.record("accepted as \(probe.format) \(probe.width) × \(probe.height)")
         } catch {
-            guard case .notAnImage(let reason) = error else { Issue.record("\(error)"); return }
-            #expect(reason.contains("256"))
+            guard case .rawWithoutPreview(let mimeType) = error else { Issue.record("\(error)"); return }
+            #expect(mimeType == "image/x-canon-cr2")
+            #expect(error.description.contains("256"))
         }
     }
 }

@@ -74,7 +74,7 @@ function tell(event) {
  */
 export function describeUploadError(error) {
   const own = /** @type {Record<string, string>} */ ({
-    not_an_image: 'upload.error.notAnImage', broken_image: 'upload.error.broken',
+    not_an_image: 'upload.error.notAnImage', raw_without_preview: 'upload.error.rawWithoutPreview', broken_image: 'upload.error.broken',
     payload_too_large: 'upload.error.tooLarge', too_many_pixels: 'upload.error.tooLarge',
   })[error.code];
   return own ? t(own) : describeError({ ...error, retryAfter: null }, t);

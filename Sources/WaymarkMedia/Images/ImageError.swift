@@ -11,6 +11,9 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// camera RAW file with an embedded JPEG preview of at least
     /// ``ImageProbe/minimumPreviewSide`` pixels. Text, random bytes and empty files are this, however they are named.
     case notAnImage(reason: String)
+    /// A camera RAW file (its MIME type) without an embedded JPEG preview of at least
+    /// ``ImageProbe/minimumPreviewSide`` pixels: libvips does not decode sensor data.
+    case rawWithoutPreview(mimeType: String)
     /// An accepted format whose header or pixels cannot be decoded: truncated, or corrupt.
     case broken(reason: String)
     /// The header says `width` × `height`, more pixels than `limit`: refused before any pixel is decoded.
@@ -22,6 +25,9 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notAnImage(let reason):
             "not an image Waymark accepts (JPEG, PNG, WebP, HEIC, TIFF, or a RAW file with a JPEG preview): \(reason)"
+        case .rawWithoutPreview(let mimeType):
+            "a camera RAW file (\(mimeType)) without an embedded JPEG preview of at least \(ImageProbe.minimumPreviewSide) pixels; "
+                + "sensor data is not decoded — upload a JPEG made from it"
         case .broken(let reason):
             "the image is damaged or incomplete — upload the whole file again: \(reason)"
         case .tooManyPixels(let width, let height, let limit):

@@ -53,8 +53,7 @@ enum RAWPreview {
         }
         guard let best else {
             if let overLimit { throw .tooManyPixels(width: overLimit.width, height: overLimit.height, limit: pixelLimit) }
-            throw .notAnImage(reason: "a camera RAW file (\(mimeType)) without an embedded JPEG preview of at least "
-                + "\(ImageProbe.minimumPreviewSide) pixels; libvips does not decode sensor data — upload a JPEG made from it")
+            throw .rawWithoutPreview(mimeType: mimeType)
         }
         // A camera's preview is stored as the sensor saw it; the RAW file's orientation turns it upright.
         let ownOrientation = (1...8).contains(best.header.orientation) ? best.header.orientation : 1

@@ -469,7 +469,7 @@ paths:
               schema:
                 $ref: "#/components/schemas/Error"
         "415":
-          description: "Not multipart/form-data, or the file is no image Waymark accepts, whatever its name (unsupported_media_type, not_an_image)."
+          description: "Not multipart/form-data, or the file is no image Waymark accepts, whatever its name (unsupported_media_type, not_an_image), or a camera RAW file with no usable embedded preview (raw_without_preview)."
           content:
             application/json:
               schema:

@@ -215,6 +215,9 @@ extension PhotoController {
         case let .field(_, reason): return .badRequest("invalid_field", reason)
         case .notAnImage:
             return APIError(.unsupportedMediaType, "not_an_image", "This file is not a JPEG, HEIC, PNG, WebP, TIFF or camera RAW photo, whatever its name says.")
+        case .rawWithoutPreview:
+            return APIError(.unsupportedMediaType, "raw_without_preview",
+                            "This camera RAW file has no embedded preview large enough to show, and Waymark does not develop RAW files; upload a JPEG made from it.")
         case .brokenImage:
             return APIError(.unprocessableEntity, "broken_image", "The image is damaged or incomplete; upload the whole file again.")
         case let .tooManyPixels(width, height):

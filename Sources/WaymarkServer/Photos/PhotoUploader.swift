@@ -12,6 +12,7 @@ enum UploadProblem: Error, Equatable {
     case tooLarge
     case field(String, String)
     case notAnImage
+    case rawWithoutPreview
     case brokenImage
     case tooManyPixels(width: Int, height: Int)
     case idempotencyKeyReused
@@ -199,6 +200,7 @@ struct PhotoUploader: Sendable {
     static func problem(_ error: ImageError) -> UploadProblem {
         switch error {
         case .notAnImage: return .notAnImage
+        case .rawWithoutPreview: return .rawWithoutPreview
         case .broken, .unreadable: return .brokenImage
         case let .tooManyPixels(width, height, _): return .tooManyPixels(width: width, height: height)
         }
