@@ -134,8 +134,12 @@ struct UploadFaultTests {
         let killer = Task {
             var generator = SystemRandomNumberGenerator()
             var aim = true
+            // The first kill early: an undisturbed sync of 200 routes takes about a second now,
+            // and a round needs at least two kills (after the first, retries keep it going).
+            var pause = 0.05...0.3
             while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(Double.random(in: 0.2...1.5, using: &generator) * 1e9))
+                try? await Task.sleep(nanoseconds: UInt64(Double.random(in: pause, using: &generator) * 1e9))
+                pause = 0.2...1.0
                 guard !Task.isCancelled else { return }
                 if aim { await Self.killAfterNextCommit(server, database: serverDatabase) } else { server.stop(SIGKILL) }
                 aim.toggle()
