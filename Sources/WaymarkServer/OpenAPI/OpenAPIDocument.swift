@@ -485,7 +485,7 @@ paths:
   /api/v1/photos/{photo_id}/image/{size}:
     get:
       operationId: photoImage
-      summary: A JPEG derivative (thumb 256 px square, medium 1024 px, large 2048 px), upright, with no metadata; WebP when Accept names image/webp (Vary: Accept).
+      summary: "A JPEG derivative (thumb 256 px square, medium 1024 px, large 2048 px), upright, with no metadata; WebP when Accept names image/webp (Vary: Accept)."
       security:
         - {}
         - bearer: []
