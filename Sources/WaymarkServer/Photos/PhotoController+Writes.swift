@@ -79,7 +79,7 @@ extension PhotoController {
             throw APIError(.notFound, "not_found", "Sizes are thumb, medium and large.")
         }
         let response: Response
-        if Self.acceptsWebP(request.headers[.accept]), let webp = try await uploader.webp(sha256: photo.sha256, size: size) {
+        if Self.acceptsWebP(request.headers[.accept]), let webp = uploader.webp(sha256: photo.sha256, size: size) {
             response = try await serve(webp, photo: photo, tag: "\(photo.sha256.prefix(32))-\(size)-webp", type: "image/webp", request: request)
         } else {
             response = try await serve(file, photo: photo, tag: "\(photo.sha256.prefix(32))-\(size)", type: "image/jpeg", request: request)

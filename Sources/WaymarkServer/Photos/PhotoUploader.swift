@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOPosix
 import WaymarkAPI
 import WaymarkCore
@@ -91,6 +92,8 @@ struct PhotoUploader: Sendable {
     let clock: WallClock
     /// Shared with the deletions of ``PhotoController``.
     let locks: BlobLocks
+    /// The WebP variants being made.
+    let pendingWebP = PendingWork()
 
     /// The sizes made at upload.
     static let sizes: [(name: String, size: ImageDerivative.Size)] = [("thumb", .thumb), ("medium", .medium), ("large", .large)]
@@ -146,22 +149,26 @@ struct PhotoUploader: Sendable {
         }
     }
 
-    /// The WebP variant of a derivative (`thumb`, `medium` or `large`), made from the original on
-    /// first request and kept beside the JPEG (browsers that ask for WebP get a third fewer
-    /// bytes; the upload does not pay for it). `nil` when the blob is gone.
-    func webp(sha256 sha: String, size name: String) async throws -> URL? {
-        guard let size = Self.sizes.first(where: { $0.name == name })?.size else { return nil }
-        let blobs = self.blobs, media = self.media, file = name + ".webp"
+    /// The WebP variant of a derivative (`thumb`, `medium` or `large`) when it has been made;
+    /// otherwise `nil`, and it is made in the background from the original (once, under the
+    /// content's lock) and kept beside the JPEG. So the first asker gets the JPEG at once, never
+    /// waiting for an encoder, later ones a third fewer bytes, and uploads do not pay for it.
+    func webp(sha256 sha: String, size name: String) -> URL? {
+        let blobs = self.blobs, media = self.media, locks = self.locks, pending = self.pendingWebP, file = name + ".webp"
         if let made = blobs.file(sha256: sha, derivative: file) { return made }
-        return try await locks.withLock(sha) {
-            try await media.runIfActive { () throws -> URL? in
-                if let made = blobs.file(sha256: sha, derivative: file) { return made }
-                guard let original = blobs.file(sha256: sha, derivative: nil) else { return nil }
-                let derivative = try ImageProbe.probe(file: original).derivative(size, encoding: .webp())
-                try blobs.storeDerivative(derivative.data, of: sha, name: file)
-                return blobs.file(sha256: sha, derivative: file)
+        guard let size = Self.sizes.first(where: { $0.name == name })?.size, pending.claim(sha + "/" + name) else { return nil }
+        Task {
+            defer { pending.release(sha + "/" + name) }
+            _ = try? await locks.withLock(sha) {
+                try await media.runIfActive {
+                    // A deletion under the same lock may have come first: then there is nothing to make.
+                    guard blobs.file(sha256: sha, derivative: file) == nil, let original = blobs.file(sha256: sha, derivative: nil) else { return }
+                    let derivative = try ImageProbe.probe(file: original).derivative(size, encoding: .webp())
+                    try blobs.storeDerivative(derivative.data, of: sha, name: file)
+                }
             }
         }
+        return nil
     }
 
     private func makePhoto(_ file: MultipartUpload.File, probe: ImageProbe, metadata: PhotoMetadata?, fields: PhotoFields, owner: UUID,
@@ -205,4 +212,14 @@ struct PhotoUploader: Sendable {
         case let .tooManyPixels(width, height, _): return .tooManyPixels(width: width, height: height)
         }
     }
+}
+
+/// Keys of work under way, so that each is started once.
+final class PendingWork: Sendable {
+    private let keys = NIOLockedValueBox<Set<String>>([])
+
+    /// Whether `key` was free (and is now taken).
+    func claim(_ key: String) -> Bool { keys.withLockedValue { $0.insert(key).inserted } }
+
+    func release(_ key: String) { _ = keys.withLockedValue { $0.remove(key) } }
 }
