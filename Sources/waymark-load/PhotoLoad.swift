@@ -27,7 +27,7 @@ struct PhotosLoad: AsyncParsableCommand {
             throw error
         }
         try await bench.shutdown()
-        let seconds = (ContinuousClock.now - start).seconds
+        let seconds = (ContinuousClock.now - start).inSeconds
         FileHandle.standardError.write(Data("\n".utf8))
         print(jsonLine(["mode": "load", "photos": count, "seconds": seconds, "per_second": Double(count) / seconds]))
     }
@@ -103,7 +103,7 @@ struct PhotosBench: AsyncParsableCommand {
             let start = ContinuousClock.now
             let response = try await http.execute(HTTPClientRequest(url: base + target), timeout: .seconds(60))
             let body = try await response.body.collect(upTo: 64 << 20)
-            let elapsed = (ContinuousClock.now - start).seconds
+            let elapsed = (ContinuousClock.now - start).inSeconds
             guard response.status == .ok else { throw ValidationError("\(target) answered \(response.status.code): \(String(buffer: body))") }
             seconds.append(elapsed); bytes.append(body.readableBytes)
         }
@@ -136,11 +136,4 @@ func percentile(_ values: [Double], _ p: Double) -> Double {
 
 func jsonLine(_ fields: [String: Any]) -> String {
     String(decoding: (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
-}
-
-extension Duration {
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
 }

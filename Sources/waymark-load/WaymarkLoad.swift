@@ -104,7 +104,7 @@ struct RouteLoad: AsyncParsableCommand {
                             status = (try? await sendSigned(http, base: base, method: .GET, target: target, body: Data(), key: key, secret: secret, extra: []))?.0 ?? 0
                         }
                         let elapsed = ContinuousClock.now - t0
-                        latencies.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                        latencies.append(elapsed.inSeconds * 1000)
                         if status != (seeded.isEmpty ? 201 : 200) { errors += 1 }
                     }
                     return (latencies, errors)
@@ -114,13 +114,10 @@ struct RouteLoad: AsyncParsableCommand {
             for await (latencies, errors) in group { all.0 += latencies; all.1 += errors }
             return all
         }
-        let duration = ContinuousClock.now - started
-        let wall = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        let sorted = results.0.sorted()
-        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        let line: [String: Any] = ["mode": mode, "requests": sorted.count, "errors": results.1, "seconds": wall,
-                                   "rps": Double(sorted.count) / wall, "p50_ms": percentile(0.50), "p99_ms": percentile(0.99)]
-        print(String(decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self))
+        let wall = (ContinuousClock.now - started).inSeconds
+        let latencies = results.0
+        print(jsonLine(["mode": mode, "requests": latencies.count, "errors": results.1, "seconds": wall,
+                        "rps": Double(latencies.count) / wall, "p50_ms": percentile(latencies, 0.50), "p99_ms": percentile(latencies, 0.99)]))
     }
 
     static func hex(_ n: Int, salt: Int) -> String {

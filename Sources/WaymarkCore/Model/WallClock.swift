@@ -24,3 +24,11 @@ public struct WallClock: Sendable {
     /// The current time in whole Unix seconds.
     public var unixSeconds: Int { Int(now().timeIntervalSince1970) }
 }
+
+extension Duration {
+    /// The duration in seconds, with fractions.
+    public var inSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}

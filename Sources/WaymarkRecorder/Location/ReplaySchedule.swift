@@ -91,7 +91,7 @@ final class ReplaySchedule: Sendable {
             }
             if claimed {
                 var fix = fixes[index]
-                fix.time = start.date.addingTimeInterval(Self.seconds(offset))
+                fix.time = start.date.addingTimeInterval(offset.inSeconds)
                 continuation.yield(.fix(fix))
             }
             index += 1
@@ -105,11 +105,6 @@ final class ReplaySchedule: Sendable {
         state.withLock { $0.fixes = sorted }
         logger.debug("Replay loaded", metadata: ["fixes": "\(sorted.count)"])
         return sorted
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 
     /// Runs blocking file work off the cooperative pool, on NIO's shared thread pool.

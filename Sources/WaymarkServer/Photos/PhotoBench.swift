@@ -83,7 +83,7 @@ public struct PhotoBench: Sendable {
             let query = NearbyQuery(latitude: point.latitude, longitude: point.longitude, radius: radius, order: recent ? .recent : .distance)
             let start = ContinuousClock.now
             let page = try await store.nearby(query)
-            seconds.append((ContinuousClock.now - start).seconds)
+            seconds.append((ContinuousClock.now - start).inSeconds)
             found += page.items.count
         }
         return Timings(seconds: seconds, found: found)
@@ -96,14 +96,14 @@ public struct PhotoBench: Sendable {
         let columns = SQLRaw(SQLPhotoStore.columns.joined(separator: ", "))
         var seconds: [Double] = [], found = 0
         for point in points {
-            let here: SQLQueryString = "ST_SetSRID(ST_MakePoint(\(bind: point.longitude), \(bind: point.latitude)), 4326)::geography"
+            let here = SQLPhotoStore.geography(latitude: point.latitude, longitude: point.longitude)
             let start = ContinuousClock.now
             let rows = try await sql.raw("""
                 SELECT \(columns), ST_Distance(place, \(here)) AS distance FROM \(ident: CreatePhotos.table) \
                 WHERE ST_DWithin(place, \(here), \(bind: radius)) AND visibility = 'public' ORDER BY place <-> \(here) LIMIT 51
                 """).all()
             let photos = try rows.map(SQLPhotoStore.photo(from:))
-            seconds.append((ContinuousClock.now - start).seconds)
+            seconds.append((ContinuousClock.now - start).inSeconds)
             found += min(photos.count, 50)
         }
         return Timings(seconds: seconds, found: found)
@@ -195,12 +195,5 @@ public struct PhotoBench: Sendable {
             return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
         }
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

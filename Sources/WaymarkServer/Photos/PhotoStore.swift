@@ -37,6 +37,9 @@ struct SQLPhotoStore: PhotoStore {
     static let columns = ["id", "owner_id", "title", "captured_at", "uploaded_at", "latitude", "longitude", "altitude", "accuracy",
                           "azimuth", "tilt", "width", "height", "bytes", "mime", "sha256", "visibility", "idempotency_key"]
 
+    /// The columns of ``columns`` as read from the photos table `p`.
+    private static let selected = SQLQueryString(columns.map { "p.\($0)" }.joined(separator: ", "))
+
     private func sql() throws -> any SQLDatabase {
         guard let sql = try database.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
         return sql
@@ -54,7 +57,7 @@ struct SQLPhotoStore: PhotoStore {
                     var values: [any SQLExpression] = Self.binds(photo)
                     if postgres {
                         if let place = photo.place {
-                            values.append(SQLQueryString("ST_SetSRID(ST_MakePoint(\(bind: place.longitude), \(bind: place.latitude)), 4326)::geography"))
+                            values.append(Self.geography(latitude: place.latitude, longitude: place.longitude))
                         } else {
                             values.append(SQLLiteral.null)
                         }
@@ -99,7 +102,7 @@ struct SQLPhotoStore: PhotoStore {
                 .set("accuracy", to: photo.place?.accuracy.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
             if postgres {
                 update = update.set("place", to: photo.place.map {
-                    SQLQueryString("ST_SetSRID(ST_MakePoint(\(bind: $0.longitude), \(bind: $0.latitude)), 4326)::geography") as any SQLExpression
+                    Self.geography(latitude: $0.latitude, longitude: $0.longitude) as any SQLExpression
                 } ?? SQLLiteral.null)
             }
             try await update.where("id", .equal, SQLBind(photo.id)).run()
@@ -203,7 +206,7 @@ struct SQLPhotoStore: PhotoStore {
     /// and only those after the cursor in newest-first order when `afterCursor` is set.
     private func candidates(within radius: Double, _ query: NearbyQuery, window: (lower: Double?, upper: Double?)? = nil,
                             afterCursor: Bool = false, on sql: any SQLDatabase) async throws -> [NearbyPhoto] {
-        let visible = Self.visible(to: query)
+        let visible = Visible(viewer: query.viewer).condition
         var time = Self.timeCondition(query)
         var lower = query.from?.timeIntervalSince1970, upper = query.to?.timeIntervalSince1970
         if let window {
@@ -211,14 +214,13 @@ struct SQLPhotoStore: PhotoStore {
             if let bound = window.upper { time += " AND p.captured_at < \(bind: bound)"; upper = min(upper ?? bound, bound) }
         }
         if afterCursor, let cursor = query.after {
-            time += " AND (p.captured_at < \(bind: cursor.capturedAt) OR (p.captured_at = \(bind: cursor.capturedAt) AND p.id > \(bind: cursor.id)))"
+            time += Self.after(cursor)
             upper = min(upper ?? cursor.capturedAt, cursor.capturedAt)
         }
-        let columns = SQLQueryString(Self.columns.map { "p.\($0)" }.joined(separator: ", "))
-        if database.isPostgres {
-            let point: SQLQueryString = "ST_SetSRID(ST_MakePoint(\(bind: query.longitude), \(bind: query.latitude)), 4326)::geography"
+        if sql.dialect.name == "postgresql" {
+            let point = Self.geography(latitude: query.latitude, longitude: query.longitude)
             let rows = try await sql.raw("""
-                SELECT \(columns), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
+                SELECT \(Self.selected), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
                 WHERE ST_DWithin(p.place, \(point), \(bind: radius)) AND \(visible)\(time)
                 """).all()
             return try rows.compactMap { row in
@@ -234,7 +236,7 @@ struct SQLPhotoStore: PhotoStore {
         var found: [NearbyPhoto] = [], seen = Set<UUID>()
         for box in Geodesy.boundingBoxes(around: (query.latitude, query.longitude), radius: radius) {
             let rows = try await sql.raw("""
-                SELECT \(columns) FROM \(ident: tree) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
+                SELECT \(Self.selected) FROM \(ident: tree) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
                 WHERE \(Self.overlaps(box))\(period) AND \(visible)\(time)
                 """).all()
             for row in rows {
@@ -251,18 +253,14 @@ struct SQLPhotoStore: PhotoStore {
     /// a window's start has been read then, so the newest are exact; in a city of a hundred
     /// thousand photos a page reads a few hundred.
     private func newest(_ query: NearbyQuery, on sql: any SQLDatabase) async throws -> (items: [NearbyPhoto], more: Bool) {
-        if database.isPostgres {
+        if sql.dialect.name == "postgresql" {
             // PostgreSQL plans this itself: the capture-time index read backwards where the circle
             // is dense, the place index and a sort where it is not.
-            let point: SQLQueryString = "ST_SetSRID(ST_MakePoint(\(bind: query.longitude), \(bind: query.latitude)), 4326)::geography"
-            let columns = SQLQueryString(Self.columns.map { "p.\($0)" }.joined(separator: ", "))
-            var after: SQLQueryString = ""
-            if let cursor = query.after {
-                after = " AND (p.captured_at < \(bind: cursor.capturedAt) OR (p.captured_at = \(bind: cursor.capturedAt) AND p.id > \(bind: cursor.id)))"
-            }
+            let point = Self.geography(latitude: query.latitude, longitude: query.longitude)
+            let after = query.after.map(Self.after) ?? ""
             let rows = try await sql.raw("""
-                SELECT \(columns), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
-                WHERE ST_DWithin(p.place, \(point), \(bind: query.radius)) AND \(Self.visible(to: query))\(Self.timeCondition(query))\(after) \
+                SELECT \(Self.selected), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
+                WHERE ST_DWithin(p.place, \(point), \(bind: query.radius)) AND \(Visible(viewer: query.viewer).condition)\(Self.timeCondition(query))\(after) \
                 ORDER BY p.captured_at DESC, p.id LIMIT \(bind: query.limit + 1)
                 """).all()
             return query.page(of: try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) })
@@ -294,8 +292,14 @@ struct SQLPhotoStore: PhotoStore {
         "r.max_lat >= \(bind: box.minLatitude) AND r.min_lat <= \(bind: box.maxLatitude) AND r.max_lon >= \(bind: box.minLongitude) AND r.min_lon <= \(bind: box.maxLongitude)"
     }
 
-    private static func visible(to query: NearbyQuery) -> SQLQueryString {
-        query.viewer.map { "(p.visibility = 'public' OR p.owner_id = \(bind: $0))" } ?? "p.visibility = 'public'"
+    /// The cursor's condition in newest-first order: older, or as old with a greater id.
+    private static func after(_ cursor: NearbyCursor) -> SQLQueryString {
+        " AND (p.captured_at < \(bind: cursor.capturedAt) OR (p.captured_at = \(bind: cursor.capturedAt) AND p.id > \(bind: cursor.id)))"
+    }
+
+    /// A point as PostGIS's geography.
+    static func geography(latitude: Double, longitude: Double) -> SQLQueryString {
+        "ST_SetSRID(ST_MakePoint(\(bind: longitude), \(bind: latitude)), 4326)::geography"
     }
 
     private static func timeCondition(_ query: NearbyQuery) -> SQLQueryString {
@@ -314,7 +318,7 @@ struct SQLPhotoStore: PhotoStore {
     }
 
     func photos(in box: GeoBox, viewer: UUID?) async throws -> [Photo] {
-        try await Self.photos(in: box, visible: viewer.map { .publicOrOwnedBy($0) } ?? .public, on: sql())
+        try await Self.photos(in: box, visible: Visible(viewer: viewer), on: sql())
     }
 
     func markers(of tile: MapTile, viewer: UUID?) async throws -> [PhotoClusters.Marker] {
@@ -322,7 +326,7 @@ struct SQLPhotoStore: PhotoStore {
         let bounds = tile.bounds
         let box = GeoBox(minLatitude: bounds.south, maxLatitude: bounds.north, minLongitude: bounds.west, maxLongitude: bounds.east)
         guard tile.z <= PhotoCellIndex.maxZoom else {
-            return PhotoClusters.markers(of: try await Self.photos(in: box, visible: viewer.map { .publicOrOwnedBy($0) } ?? .public, on: sql), in: tile)
+            return PhotoClusters.markers(of: try await Self.photos(in: box, visible: Visible(viewer: viewer), on: sql), in: tile)
         }
         var cells = try await PhotoCellIndex.cells(of: tile, on: sql)
         var titles: [UUID: String] = [:]
@@ -350,6 +354,11 @@ struct SQLPhotoStore: PhotoStore {
         case publicOrOwnedBy(UUID)
         case privateOf(UUID)
 
+        /// What a viewer (none: anyone) may see.
+        init(viewer: UUID?) {
+            self = viewer.map { .publicOrOwnedBy($0) } ?? .public
+        }
+
         var condition: SQLQueryString {
             switch self {
             case .public: return "p.visibility = 'public'"
@@ -363,18 +372,16 @@ struct SQLPhotoStore: PhotoStore {
     /// GiST index of place::geometry on PostgreSQL), the exact coordinates deciding.
     static func photos(in box: GeoBox, visible: Visible, on sql: any SQLDatabase) async throws -> [Photo] {
         let condition = visible.condition
-        let columns = SQLQueryString(Self.columns.map { "p.\($0)" }.joined(separator: ", "))
         let rows: [any SQLRow]
         if sql.dialect.name == "postgresql" {
             rows = try await sql.raw("""
-                SELECT \(columns) FROM \(ident: CreatePhotos.table) p WHERE p.place::geometry && \
+                SELECT \(Self.selected) FROM \(ident: CreatePhotos.table) p WHERE p.place::geometry && \
                 ST_MakeEnvelope(\(bind: box.minLongitude), \(bind: box.minLatitude), \(bind: box.maxLongitude), \(bind: box.maxLatitude), 4326) AND \(condition)
                 """).all()
         } else {
             rows = try await sql.raw("""
-                SELECT \(columns) FROM \(ident: CreatePhotos.places) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
-                WHERE r.max_lat >= \(bind: box.minLatitude) AND r.min_lat <= \(bind: box.maxLatitude) \
-                AND r.max_lon >= \(bind: box.minLongitude) AND r.min_lon <= \(bind: box.maxLongitude) AND \(condition)
+                SELECT \(Self.selected) FROM \(ident: CreatePhotos.places) r JOIN \(ident: CreatePhotos.table) p ON p.id = r.photo_id \
+                WHERE \(overlaps(box)) AND \(condition)
                 """).all()
         }
         // The R*Tree keeps 32-bit boxes, rounded outwards: the exact coordinates decide.
