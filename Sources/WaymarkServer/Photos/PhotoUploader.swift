@@ -36,10 +36,8 @@ struct PhotoFields: Sendable, Equatable {
     /// The zone at the end of an ISO 8601 time: `Z`, or `±HH:MM` / `±HHMM`.
     static func zoneOffset(_ text: String) -> Int? {
         if text.uppercased().hasSuffix("Z") { return 0 }
-        let digits = text.suffix(6).replacingOccurrences(of: ":", with: "")
-        guard let sign = digits.first, sign == "+" || sign == "-", digits.count == 5,
-              let hours = Int(digits.dropFirst().prefix(2)), let minutes = Int(digits.suffix(2)) else { return nil }
-        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+        guard let zone = text.firstMatch(of: /([+-])(\d{2}):?(\d{2})$/), let hours = Int(zone.2), let minutes = Int(zone.3) else { return nil }
+        return (zone.1 == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 
     /// Reads the text fields, naming the first one at fault.
@@ -193,9 +191,11 @@ struct PhotoUploader: Sendable {
                 // The camera's own wall-clock reading.
                 title = "PShare: " + formatter.string(from: Date(timeIntervalSince1970: cameraTime.seconds))
             } else {
-                // The phone's local time, in the zone it sent (UTC when none is known).
-                formatter.timeZone = fields.capturedAtOffset.flatMap { TimeZone(secondsFromGMT: $0) } ?? formatter.timeZone
-                title = "PShare: " + formatter.string(from: captured)
+                // The phone's local time, in the zone it sent (UTC when none is known). The offset
+                // is added to the instant rather than given to the formatter as a zone: Foundation
+                // on Linux traps on a formatter zone beyond ±14 h, which ISO 8601 allows.
+                let offset = Double(fields.capturedAtOffset ?? 0)
+                title = "PShare: " + formatter.string(from: captured.addingTimeInterval(offset))
             }
         }
         return Photo(id: UUID(), ownerID: owner, title: title, capturedAt: captured, uploadedAt: now, place: place,
