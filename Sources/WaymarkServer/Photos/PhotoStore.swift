@@ -253,15 +253,24 @@ struct SQLPhotoStore: PhotoStore {
             upper = min(upper ?? cursor.capturedAt, cursor.capturedAt)
         }
         if sql.dialect.name == "postgresql" {
+            // PostGIS's three-dimensional index of place and time (``IndexPhotosByPlaceAndTime``)
+            // narrows; the spheroid's distance decides.
             let point = Self.geography(latitude: query.latitude, longitude: query.longitude)
-            let rows = try await sql.raw("""
-                SELECT \(Self.selected), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
-                WHERE ST_DWithin(p.place, \(point), \(bind: radius)) AND \(visible)\(time)
-                """).all()
-            return try rows.compactMap { row in
-                let distance = try row.decode(column: "distance", as: Double.self)
-                return distance <= radius ? NearbyPhoto(photo: try Self.photo(from: row), distance: distance) : nil
+            var found: [NearbyPhoto] = [], seen = Set<UUID>()
+            for box in Geodesy.boundingBoxes(around: (query.latitude, query.longitude), radius: radius) {
+                let rows = try await sql.raw("""
+                    SELECT \(Self.selected), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
+                    WHERE \(IndexPhotosByPlaceAndTime.point) &&& \(IndexPhotosByPlaceAndTime.box(box, from: lower, to: upper)) \
+                    AND \(visible)\(time)
+                    """).all()
+                for row in rows {
+                    let distance = try row.decode(column: "distance", as: Double.self)
+                    guard distance <= radius else { continue }
+                    let near = NearbyPhoto(photo: try Self.photo(from: row), distance: distance)
+                    if seen.insert(near.photo.id).inserted { found.append(near) }
+                }
             }
+            return found
         }
         // With a time bound, the place-and-time R*Tree (in its unit of time) narrows by both.
         var period: SQLQueryString = ""
@@ -282,24 +291,12 @@ struct SQLPhotoStore: PhotoStore {
         return found
     }
 
-    /// Newest first within the radius. On SQLite the photos are read back in time, window by window (the
+    /// Newest first within the radius. The photos are read back in time, window by window (the
     /// last day, then a span grown by the count found so far, 1.5× to 8× a step, and after a
     /// century all before), until the windows read hold the page and one more. Everything after
     /// a window's start has been read then, so the newest are exact; in a city of a hundred
     /// thousand photos a page reads a few hundred.
     private func newest(_ query: NearbyQuery, on sql: any SQLDatabase) async throws -> (items: [NearbyPhoto], more: Bool) {
-        if sql.dialect.name == "postgresql" {
-            // PostgreSQL plans this itself: the capture-time index read backwards where the circle
-            // is dense, the place index and a sort where it is not.
-            let point = Self.geography(latitude: query.latitude, longitude: query.longitude)
-            let after = query.after.map(Self.after) ?? ""
-            let rows = try await sql.raw("""
-                SELECT \(Self.selected), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
-                WHERE ST_DWithin(p.place, \(point), \(bind: query.radius)) AND \(Visible(viewer: query.viewer).condition)\(Self.timeCondition(query))\(after) \
-                ORDER BY p.captured_at DESC, p.id LIMIT \(bind: query.limit + 1)
-                """).all()
-            return query.page(of: try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) })
-        }
         let anchor = query.after?.capturedAt ?? min(query.to?.timeIntervalSince1970 ?? .infinity, clock.now().timeIntervalSince1970)
         let from = query.from?.timeIntervalSince1970 ?? -.infinity
         var found: [NearbyPhoto] = [], seen = Set<UUID>()

@@ -8,7 +8,7 @@ extension Application {
     /// Every migration of the server's schema, oldest first.
     static var waymarkMigrations: [any Migration] {
         [CreateWaymarkSchema(), ReplaceSignatureStoreWithNonces(), CreateAccounts(), AddOwnerToConsumers(), CreatePhotos(),
-         IndexPhotosByTime()]
+         IndexPhotosByTime(), IndexPhotosByPlaceAndTime()]
     }
 
     /// Points Fluent at SQLite in the data folder, or at PostgreSQL when a database URL is given,
