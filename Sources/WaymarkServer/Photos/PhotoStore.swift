@@ -194,6 +194,7 @@ struct SQLPhotoStore: PhotoStore {
                 probe = min(query.radius, probe * grow)
             }
         case .recent:
+            if sql.dialect.name == "postgresql" { return try await newestInWindows(query, on: sql) }
             return try await newest(query, on: sql)
         }
     }
@@ -238,7 +239,7 @@ struct SQLPhotoStore: PhotoStore {
 
     /// Every photo the query admits within `radius` of its centre (≤ the query's radius), with its
     /// distance; only those taken in `window` (from its lower bound, before its upper) when given,
-    /// and only those after the cursor in newest-first order when `afterCursor` is set.
+    /// and only those after the cursor in newest-first order when `afterCursor` is set. SQLite's.
     private func candidates(within radius: Double, _ query: NearbyQuery, window: (lower: Double?, upper: Double?)? = nil,
                             afterCursor: Bool = false, on sql: any SQLDatabase) async throws -> [NearbyPhoto] {
         let visible = Visible(viewer: query.viewer).condition
@@ -251,26 +252,6 @@ struct SQLPhotoStore: PhotoStore {
         if afterCursor, let cursor = query.after {
             time += Self.after(cursor)
             upper = min(upper ?? cursor.capturedAt, cursor.capturedAt)
-        }
-        if sql.dialect.name == "postgresql" {
-            // PostGIS's three-dimensional index of place and time (``IndexPhotosByPlaceAndTime``)
-            // narrows; the spheroid's distance decides.
-            let point = Self.geography(latitude: query.latitude, longitude: query.longitude)
-            var found: [NearbyPhoto] = [], seen = Set<UUID>()
-            for box in Geodesy.boundingBoxes(around: (query.latitude, query.longitude), radius: radius) {
-                let rows = try await sql.raw("""
-                    SELECT \(Self.selected), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
-                    WHERE \(IndexPhotosByPlaceAndTime.point) &&& \(IndexPhotosByPlaceAndTime.box(box, from: lower, to: upper)) \
-                    AND \(visible)\(time)
-                    """).all()
-                for row in rows {
-                    let distance = try row.decode(column: "distance", as: Double.self)
-                    guard distance <= radius else { continue }
-                    let near = NearbyPhoto(photo: try Self.photo(from: row), distance: distance)
-                    if seen.insert(near.photo.id).inserted { found.append(near) }
-                }
-            }
-            return found
         }
         // With a time bound, the place-and-time R*Tree (in its unit of time) narrows by both.
         var period: SQLQueryString = ""
@@ -291,7 +272,7 @@ struct SQLPhotoStore: PhotoStore {
         return found
     }
 
-    /// Newest first within the radius. The photos are read back in time, window by window (the
+    /// Newest first within the radius, on SQLite. The photos are read back in time, window by window (the
     /// last day, then a span grown by the count found so far, 1.5× to 8× a step, and after a
     /// century all before), until the windows read hold the page and one more. Everything after
     /// a window's start has been read then, so the newest are exact; in a city of a hundred
@@ -315,6 +296,47 @@ struct SQLPhotoStore: PhotoStore {
         }
         return query.page(of: found)
     }
+
+    /// Newest first within the radius, on PostgreSQL: the same reading back in time as on SQLite,
+    /// in one query, since a round trip each would cost more than the windows. Its windows are
+    /// fixed (the last week, then 8× as long each, up to 78 years, then all before), each its
+    /// own newest page from PostGIS's index of place and time (``IndexPhotosByPlaceAndTime``),
+    /// joined by `UNION ALL` under one `LIMIT`: PostgreSQL reads the parts of an append in order
+    /// and stops once the limit is reached, so the windows after the page's are never read.
+    private func newestInWindows(_ query: NearbyQuery, on sql: any SQLDatabase) async throws -> (items: [NearbyPhoto], more: Bool) {
+        let point = Self.geography(latitude: query.latitude, longitude: query.longitude)
+        let anchor = query.after?.capturedAt ?? min(query.to?.timeIntervalSince1970 ?? .infinity, clock.now().timeIntervalSince1970)
+        let boxes = Geodesy.boundingBoxes(around: (query.latitude, query.longitude), radius: query.radius)
+        let admitted = " AND \(Visible(viewer: query.viewer).condition)\(Self.timeCondition(query))" as SQLQueryString
+            + (query.after.map(Self.after) ?? "")
+        // Window w holds the photos taken from bounds[w + 1] until before bounds[w]; nil is open.
+        let bounds: [Double?] = [nil] + (0..<5).map { anchor - Self.firstWeek * pow(8, Double($0)) } + [nil]
+        var union: SQLQueryString = ""
+        for window in 0..<(bounds.count - 1) {
+            let upper = bounds[window], lower = bounds[window + 1]
+            if let from = query.from?.timeIntervalSince1970, let upper, upper <= from { break }
+            var period: SQLQueryString = ""
+            if let lower { period += " AND p.captured_at >= \(bind: lower)" }
+            if let upper { period += " AND p.captured_at < \(bind: upper)" }
+            // The index's boxes are rounded outwards; a second either side keeps the rounding out of the window's ends.
+            var places: SQLQueryString = ""
+            for (index, box) in boxes.enumerated() {
+                places += (index == 0 ? "" : " OR ") as SQLQueryString
+                places += "\(IndexPhotosByPlaceAndTime.point) &&& \(IndexPhotosByPlaceAndTime.box(box, from: lower.map { $0 - 1 }, to: upper.map { $0 + 1 }))"
+            }
+            union += (window == 0 ? "" : " UNION ALL ") as SQLQueryString
+            union += """
+                (SELECT \(Self.selected), ST_Distance(p.place, \(point)) AS distance FROM \(ident: CreatePhotos.table) p \
+                WHERE (\(places)) AND ST_Distance(p.place, \(point)) <= \(bind: query.radius)\(admitted)\(period) \
+                ORDER BY p.captured_at DESC, p.id LIMIT \(bind: query.limit + 1))
+                """
+        }
+        let rows = try await sql.raw("SELECT * FROM (" + union + ") windows LIMIT \(bind: query.limit + 1)").all()
+        return query.page(of: try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) })
+    }
+
+    /// The first window of a newest-first search on PostgreSQL.
+    static let firstWeek = 7 * 86_400.0
 
     /// How far back a newest-first search reads window by window before it reads all the rest.
     static let century = 100 * 365.25 * 86_400
