@@ -309,7 +309,8 @@ struct SQLPhotoStore: PhotoStore {
     /// window is its own newest page from PostGIS's index of place and time
     /// (``IndexPhotosByPlaceAndTime``), joined by `UNION ALL` under one `LIMIT`: PostgreSQL
     /// reads the parts of an append in order and stops once the limit is reached, so the windows
-    /// after the page's are never read.
+    /// after the page's are never read. (A parallel append could interleave them; under this
+    /// `LIMIT` the serial plan costs a fraction of a parallel one's setup, so it is never chosen.)
     private func newestInWindows(_ query: NearbyQuery, on sql: any SQLDatabase) async throws -> (items: [NearbyPhoto], more: Bool) {
         let point = Self.geography(latitude: query.latitude, longitude: query.longitude)
         let anchor = query.after?.capturedAt ?? min(query.to?.timeIntervalSince1970 ?? .infinity, clock.now().timeIntervalSince1970)
@@ -325,7 +326,9 @@ struct SQLPhotoStore: PhotoStore {
             var period: SQLQueryString = ""
             if let lower { period += " AND p.captured_at >= \(bind: lower)" }
             if let upper { period += " AND p.captured_at < \(bind: upper)" }
-            // The index's boxes are rounded outwards; a second either side keeps the rounding out of the window's ends.
+            // PostGIS keeps the index's boxes in single precision (about 100 s at today's years),
+            // rounded outwards; the box is a second wider either side, and the exact window is
+            // the condition on captured_at above.
             var places: SQLQueryString = ""
             for (index, box) in boxes.enumerated() {
                 places += (index == 0 ? "" : " OR ") as SQLQueryString
