@@ -188,6 +188,12 @@ struct PhotoUploadTests {
                 #expect(response.status == .created, "\(capturedAt): \(response.text)")
                 #expect(try response.decode(PhotoDTO.self).title == title, "\(capturedAt)")
             }
+            // Unix seconds no date-time can write: refused by name. (1e300 made a title without a date.)
+            for capturedAt in ["1e300", "-1e15", "99999999999999", "-62135596801"] {
+                let response = try await server.upload(data, token: alice.token, fields: ["capturedAt": capturedAt])
+                #expect(response.status == .badRequest, "\(capturedAt): \(response.status)")
+                #expect(response.text.contains("capturedAt"), "\(capturedAt): \(response.text)")
+            }
             #expect(try await server.send(.GET, "/healthz").status == .ok, "the server is still serving")
         }
     }

@@ -436,7 +436,7 @@ paths:
               properties:
                 photo: {type: string, format: binary, description: "JPEG, HEIC, PNG, WebP, TIFF or a camera RAW; at most 100 MB and 100 megapixels."}
                 title: {type: string, maxLength: 200, pattern: '^[^\x00-\x1F\x7F-\x9F]*$', description: "Empty: PShare: YYYY-MM-DD HH:MM:SS of the capture time."}
-                capturedAt: {type: string, format: date-time}
+                capturedAt: {type: string, format: date-time, description: "The phone's time with its zone (Unix seconds are read too, within the same years). Without it: the camera's time, else the upload's."}
                 latitude: {type: number, minimum: -90, maximum: 90}
                 longitude: {type: number, minimum: -180, maximum: 180}
                 altitude: {type: number, minimum: -1000, maximum: 100000}

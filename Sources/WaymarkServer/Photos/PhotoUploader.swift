@@ -33,6 +33,10 @@ struct PhotoFields: Sendable, Equatable {
     /// The zone of `capturedAt` in seconds east of UTC, as the phone wrote it (its local clock).
     var capturedAtOffset: Int?
 
+    /// The times an RFC 3339 date-time can write (years 1 to 9999); Unix seconds outside them
+    /// (1e300 made a title without a date) are refused.
+    static let captureYears = Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)
+
     /// The zone at the end of an ISO 8601 time: `Z`, or `±HH:MM` / `±HHMM`.
     static func zoneOffset(_ text: String) -> Int? {
         if text.uppercased().hasSuffix("Z") { return 0 }
@@ -56,6 +60,9 @@ struct PhotoFields: Sendable, Equatable {
         if let text = fields["capturedAt"], !text.isEmpty {
             guard let date = PhotoController.instant(text) else {
                 throw .field("capturedAt", "capturedAt must be an ISO 8601 time with its zone, e.g. 2026-06-01T10:00:00+02:00.")
+            }
+            guard Self.captureYears.contains(date) else {
+                throw .field("capturedAt", "capturedAt must be a time from the year 1 to 9999, e.g. 2026-06-01T10:00:00+02:00.")
             }
             capturedAt = date
             capturedAtOffset = Self.zoneOffset(text)
