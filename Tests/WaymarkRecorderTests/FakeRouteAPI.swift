@@ -12,7 +12,7 @@ import WaymarkTestSupport
 /// It does not check signatures; the real server's tests do.
 final class FakeRouteAPI {
     static let script = #"""
-import hashlib, http.server, json, sys
+import hashlib, http.server, json, os, sys
 log = sys.argv[1]; faults = json.loads(sys.argv[2])
 state = {"requests": [], "routes": {}}
 keys = {}
@@ -56,16 +56,20 @@ class H(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
         state["requests"].append({"method": method, "path": self.path, "headers": dict(self.headers), "body": body})
         fault = faults.pop(0) if faults else None
+        answer = None
         try:
-            if fault == "drop": return
             if isinstance(fault, int):
                 code = "unknown_key" if fault == 401 else "unavailable"
-                return self.reply(fault, {"error": code, "reason": "scripted %d" % fault})
-            status, obj = self.serve(method, body)
-            if fault == "commit-drop": return
-            self.reply(status, obj)
+                answer = (fault, {"error": code, "reason": "scripted %d" % fault})
+            elif fault != "drop":
+                status, obj = self.serve(method, body)
+                if fault != "commit-drop": answer = (status, obj)
         finally:
-            open(log, "w").write(json.dumps(state))
+            # The log is complete before the client hears back (it reads it as soon as it
+            # has its answer), and replaced whole, so that it is never read half written.
+            open(log + ".tmp", "w").write(json.dumps(state))
+            os.replace(log + ".tmp", log)
+        if answer: self.reply(*answer)
     def do_GET(self): self.handle_any("GET")
     def do_POST(self): self.handle_any("POST")
     def do_DELETE(self): self.handle_any("DELETE")
