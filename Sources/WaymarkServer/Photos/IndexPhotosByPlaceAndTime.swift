@@ -38,7 +38,7 @@ struct IndexPhotosByPlaceAndTime: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         guard let sql = database as? any SQLDatabase, sql.dialect.name == "postgresql" else { return }
-        try await sql.raw("CREATE INDEX IF NOT EXISTS photos_captured_idx ON \(ident: CreatePhotos.table) (captured_at DESC, id)").run()
+        try await sql.raw("CREATE INDEX IF NOT EXISTS photos_captured_idx ON \(ident: CreatePhotos.table) (captured_at)").run()
         try await sql.raw("DROP INDEX IF EXISTS photos_place_time_idx").run()
     }
 }

@@ -4,10 +4,10 @@ import SQLKit
 
 /// Makes two searches of a million photos fast where photos are dense:
 /// - "newest first" and time filters: SQLite gains a second R*Tree, of place and capture time
-///   (``times``), so that a search reads the newest photos of a place window by window instead of
-///   every photo within the radius (the place-only R*Tree stays for nearest-first searches: a
-///   tree split by time as well would make them read every leaf of a city); PostgreSQL gains an
-///   index in the search's order, which its planner reads from the newest on where photos are dense;
+///   (``times``), PostgreSQL an index on `captured_at`, so that a search can read the newest
+///   photos of a place window by window instead of every photo within the radius. The place-only
+///   R*Tree stays for nearest-first searches: a tree split by time as well would make them read
+///   every leaf of a city;
 /// - map tiles down to zoom 16: the map's cell index gains levels 15…18 (filled from the photos
 ///   already stored), so that a city street view counts cells instead of reading photos.
 struct IndexPhotosByTime: AsyncMigration {
@@ -16,8 +16,7 @@ struct IndexPhotosByTime: AsyncMigration {
     func prepare(on database: any Database) async throws {
         guard let sql = database as? any SQLDatabase else { return }
         if sql.dialect.name == "postgresql" {
-            // In a newest-first search's order: where the circle is dense the planner reads it from the newest on.
-            try await sql.raw("CREATE INDEX photos_captured_idx ON \(ident: CreatePhotos.table) (captured_at DESC, id)").run()
+            try await sql.raw("CREATE INDEX photos_captured_idx ON \(ident: CreatePhotos.table) (captured_at)").run()
         } else {
             try await Self.createTimes(on: sql)
             try await sql.raw("""

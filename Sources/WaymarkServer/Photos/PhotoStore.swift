@@ -222,15 +222,19 @@ struct SQLPhotoStore: PhotoStore {
                 WHERE ST_DWithin(p.place, \(point), \(bind: query.radius)) AND \(Visible(viewer: query.viewer).condition)\(Self.timeCondition(query))\(skip) \
                 ORDER BY p.place <-> \(point) LIMIT \(bind: limit)
                 """).all()
-            let read = try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) }
+            let read = try rows.map(Self.nearbyPhoto(from:))
             let rest = query.rest(of: read.filter { $0.distance <= query.radius })
             if rows.count < limit { return (Array(rest.prefix(query.limit)), rest.count > query.limit) }
-            let last = try rows.last?.decode(column: "distance", as: Double.self) ?? 0
-            if rest.count > query.limit, rest[query.limit - 1].distance < Self.spheroidShare * last - 0.001 {
+            if rest.count > query.limit, let last = read.last, rest[query.limit - 1].distance < Self.spheroidShare * last.distance - 0.001 {
                 return (Array(rest.prefix(query.limit)), true)
             }
             limit *= 4
         }
+    }
+
+    /// A row of PostgreSQL's searches: the photo and its `distance` column (PostGIS's spheroid).
+    private static func nearbyPhoto(from row: any SQLRow) throws -> NearbyPhoto {
+        NearbyPhoto(photo: try photo(from: row), distance: try row.decode(column: "distance", as: Double.self))
     }
 
     /// How far a row not yet read is at least on the spheroid, as a share of the spheroid
@@ -342,7 +346,7 @@ struct SQLPhotoStore: PhotoStore {
                 """
         }
         let rows = try await sql.raw("SELECT * FROM (" + union + ") windows LIMIT \(bind: query.limit + 1)").all()
-        return query.page(of: try rows.map { NearbyPhoto(photo: try Self.photo(from: $0), distance: try $0.decode(column: "distance", as: Double.self)) })
+        return query.page(of: try rows.map(Self.nearbyPhoto(from:)))
     }
 
     /// How far back a newest-first search reads window by window before it reads all the rest.
