@@ -23,6 +23,14 @@ struct Serve: AsyncParsableCommand {
     var tileURL: String?
     @Option(name: .long, help: "The attribution the maps show for --tile-url's tiles.")
     var tileAttribution: String?
+    @Option(name: .long, help: "The route map's Terrain tiles: a URL template with {z}, {x} and {y} (default: none; the choice is shown disabled).")
+    var terrainTileURL: String?
+    @Option(name: .long, help: "The attribution the route map shows for --terrain-tile-url's tiles.")
+    var terrainTileAttribution: String?
+    @Option(name: .long, help: "The route map's Satellite tiles: a URL template with {z}, {x} and {y} (default: none; the choice is shown disabled).")
+    var satelliteTileURL: String?
+    @Option(name: .long, help: "The attribution the route map shows for --satellite-tile-url's tiles.")
+    var satelliteTileAttribution: String?
     @Option(name: .long, help: "Whether anyone may create an account (open or closed; closed: waymark users create).")
     var registration: Registration = .open
     /// For make bench only: an unsigned endpoint that stores each request body with one INSERT.
@@ -39,14 +47,10 @@ struct Serve: AsyncParsableCommand {
         configuration.benchFloor = benchFloor
         configuration.registrationOpen = registration == .open
         if let tileURL {
-            configuration.tiles = MapTiles(url: tileURL, attribution: tileAttribution ?? "")
-            if configuration.tiles.attribution.isEmpty, let host = URLComponents(string: tileURL.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))?.host {
-                configuration.tiles.attribution = "Map tiles: \(host)"
-            }
-            guard configuration.tiles.origin != nil, ["{z}", "{x}", "{y}"].allSatisfy(tileURL.contains) else {
-                throw ValidationError("--tile-url must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.example.org/{z}/{x}/{y}.png")
-            }
+            configuration.tiles = try Self.tiles(tileURL, attribution: tileAttribution, option: "--tile-url")
         }
+        configuration.terrainTiles = try terrainTileURL.map { try Self.tiles($0, attribution: terrainTileAttribution, option: "--terrain-tile-url") }
+        configuration.satelliteTiles = try satelliteTileURL.map { try Self.tiles($0, attribution: satelliteTileAttribution, option: "--satellite-tile-url") }
         configuration.web = try webLocation()
         if let web = configuration.web {
             print("Waymark is at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (web app from \(web.folder.path))")
@@ -54,6 +58,18 @@ struct Serve: AsyncParsableCommand {
             print("Waymark's API is at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (no web app)")
         }
         try await WaymarkServerApp.run(configuration)
+    }
+
+    /// A tile source from a URL template option; without an attribution, the tiles' host is named.
+    private static func tiles(_ url: String, attribution: String?, option: String) throws -> MapTiles {
+        var tiles = MapTiles(url: url, attribution: attribution ?? "")
+        guard tiles.origin != nil, ["{z}", "{x}", "{y}"].allSatisfy(url.contains) else {
+            throw ValidationError("\(option) must be an http(s) URL template with {z}, {x} and {y}, e.g. https://tile.example.org/{z}/{x}/{y}.png")
+        }
+        if tiles.attribution.isEmpty, let host = URLComponents(string: url.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: ""))?.host {
+            tiles.attribution = "Map tiles: \(host)"
+        }
+        return tiles
     }
 
     /// The web app's folder: --web, else ./Web when it holds the app, else none.

@@ -20,8 +20,22 @@ public struct ServerConfiguration: Sendable {
     public var registrationOpen = true
     /// The web app to serve beside the API, or `nil` for the API alone.
     public var web: WebAppLocation?
-    /// The map tiles' URL template (`{z}`, `{x}`, `{y}`) and their attribution, for the web app's maps.
+    /// The map tiles' URL template (`{z}`, `{x}`, `{y}`) and their attribution, for the web app's maps
+    /// (the route map's "Roadmap").
     public var tiles = MapTiles.openStreetMap
+    /// The route map's "Terrain" tiles (`waymark serve --terrain-tile-url`), or `nil` when this server has none.
+    public var terrainTiles: MapTiles?
+    /// The route map's "Satellite" tiles (`waymark serve --satellite-tile-url`), or `nil` when this server has none.
+    public var satelliteTiles: MapTiles?
+
+    /// The origins of every tile source, each once, for the Content-Security-Policy's `img-src`.
+    public var tileOrigins: [String] {
+        var origins: [String] = []
+        for origin in [tiles, terrainTiles, satelliteTiles].compactMap({ $0?.origin }) where !origins.contains(origin) {
+            origins.append(origin)
+        }
+        return origins
+    }
 
     /// A configuration with the default host and port.
     public init(dataDirectory: URL, databaseURL: String? = nil) {
@@ -38,7 +52,7 @@ public struct ServerConfiguration: Sendable {
     public static let maxBodySize = 8 * 1024 * 1024
 }
 
-/// Where the web app's maps get their tiles (`waymark serve --tile-url`).
+/// Where the web app's maps get their tiles (`waymark serve --tile-url`, `--terrain-tile-url`, `--satellite-tile-url`).
 public struct MapTiles: Sendable, Equatable, Codable {
     /// A URL template with `{z}`, `{x}` and `{y}`.
     public var url: String

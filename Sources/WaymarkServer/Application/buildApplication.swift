@@ -48,7 +48,7 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     // gives each request an id); a declared body over the limit; the cross-site check before
     // anything reads the cookie; the web app's files.
     app.middleware = Middlewares()
-    app.middleware.use(SecurityHeadersMiddleware(imageOrigins: configuration.tiles.origin.map { [$0] } ?? []))
+    app.middleware.use(SecurityHeadersMiddleware(imageOrigins: configuration.tileOrigins))
     app.middleware.use(JSONErrorMiddleware())
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(BodySizeLimitMiddleware())
@@ -60,9 +60,9 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     app.get("healthz") { _ in
         Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: #"{"status":"ok"}"#))
     }
-    let tiles = configuration.tiles
+    let webConfig = WebAppConfig(tiles: configuration.tiles, terrainTiles: configuration.terrainTiles, satelliteTiles: configuration.satelliteTiles)
     app.get("api", "v1", "config") { _ in
-        try Response.json(WebAppConfig(tiles: tiles))
+        try Response.json(webConfig)
     }
     app.get("openapi.yaml") { _ in
         Response(status: .ok, headers: ["Content-Type": "application/yaml; charset=utf-8"], body: .init(string: OpenAPIDocument.yaml))
@@ -88,9 +88,22 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     }
 }
 
-/// What the web app needs to know of the server: `GET /api/v1/config`.
+/// What the web app needs to know of the server: `GET /api/v1/config`. The route map's
+/// Terrain and Satellite tiles are `null` when the server has none (the map type is then offered
+/// disabled).
 struct WebAppConfig: Encodable {
     var tiles: MapTiles
+    var terrainTiles: MapTiles?
+    var satelliteTiles: MapTiles?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(tiles, forKey: .tiles)
+        try container.encode(terrainTiles, forKey: .terrainTiles)
+        try container.encode(satelliteTiles, forKey: .satelliteTiles)
+    }
+
+    private enum CodingKeys: String, CodingKey { case tiles, terrainTiles, satelliteTiles }
 }
 
 /// Purges expired request nonces and sessions at start and every minute while the server

@@ -361,23 +361,27 @@ paths:
   /api/v1/config:
     get:
       operationId: webAppConfig
-      summary: What the web app needs to know of this server (the map tiles' URL template and attribution).
+      summary: What the web app needs to know of this server (the map tiles' URL templates and attributions).
       security: []
       responses:
         "200":
-          description: The settings.
+          description: "The settings: the maps' tiles (the route map's Roadmap), and the route map's Terrain and Satellite tiles, null when the server has none."
           content:
             application/json:
               schema:
                 type: object
-                required: [tiles]
+                required: [tiles, terrainTiles, satelliteTiles]
                 properties:
                   tiles:
-                    type: object
-                    required: [url, attribution]
-                    properties:
-                      url: {type: string}
-                      attribution: {type: string}
+                    $ref: "#/components/schemas/MapTiles"
+                  terrainTiles:
+                    oneOf:
+                      - $ref: "#/components/schemas/MapTiles"
+                      - {type: "null"}
+                  satelliteTiles:
+                    oneOf:
+                      - $ref: "#/components/schemas/MapTiles"
+                      - {type: "null"}
   /api/v1/photos/clusters/{z}/{x}/{y}:
     get:
       operationId: photoClusters
@@ -991,6 +995,12 @@ components:
             large: {type: string}
             original: {type: ["string", "null"]}
         distance: {type: ["number", "null"], description: Metres from the searched place (search answers only).}
+    MapTiles:
+      type: object
+      required: [url, attribution]
+      properties:
+        url: {type: string, description: "A URL template with {z}, {x} and {y}."}
+        attribution: {type: string}
     Error:
       type: object
       required: [error, reason]
