@@ -4,6 +4,7 @@ import * as i18n from './i18n.js';
 import { startRouter } from './router.js';
 import { watchConnection } from './status.js';
 import { uploads } from '../photos/uploads.js';
+import { hasUnfinishedRecording, returnToRecording } from '../recorder/ui/resume.js';
 
 /** @typedef {import('./router.js').Page} Page */
 /** @typedef {import('./router.js').PageModule} PageModule */
@@ -68,7 +69,10 @@ async function start() {
   const response = await fetch('/app/pages.json');
   /** @type {Page[]} */
   const pages = await response.json();
+  // SRR-19: until a recording is stopped, the app opens on it (and comes back to it).
+  if (location.pathname === '/' && await hasUnfinishedRecording()) history.replaceState(null, '', '/record');
   const router = startRouter({ root, pages, render: renderPage });
+  returnToRecording(router.navigate);
 
   for (const button of document.querySelectorAll('button[data-language]')) {
     button.addEventListener('click', () => {
