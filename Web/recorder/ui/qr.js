@@ -1,6 +1,6 @@
 // The recording screen's QR code (SRR-12): Debian's node-qrcode-generator, which the server
 // serves under /vendor/ (DESIGN §3.8), drawn on a canvas with its quiet zone. The library is a
-// classic script that defines the global `qrcode`, so it is loaded with a <script> element
+// classic script that defines the global `qrcode`, so it is loaded as a script element
 // (same origin: the CSP allows it) once, on the first page that draws a code.
 
 const SCRIPT = '/vendor/qrcode-generator/qrcode.js';
