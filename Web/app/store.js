@@ -1,10 +1,18 @@
 // The app's one store of data kept in the browser: IndexedDB (database `waymark`), one object
-// store per kind of record, each record with an `id`. Used by the upload queue (photos that
-// wait for the network).
+// store per kind of record. Version 1 had `uploads` (photos that wait for the network); version
+// 2 adds the recorder's: `routes` (the phone's routes, each with its sealed upload while it is
+// queued), `routeFixes` (every accepted fix, written as it arrives, so a closed tab loses at
+// most the fix in flight), `routeDeletes` (remote deletes that wait for the network) and
+// `keeper` (settings, the kept passphrase and its verifier, the device key).
 
 const DATABASE = 'waymark';
-const VERSION = 1;
-const STORES = ['uploads'];
+const VERSION = 2;
+/** Object stores whose records carry their own `id`. */
+const STORES = ['uploads', 'routes', 'routeDeletes', 'keeper'];
+/** The fixes: keys made by the database, looked up by the route's id. */
+const FIXES = 'routeFixes';
+
+/** @typedef {'uploads' | 'routes' | 'routeDeletes' | 'keeper'} StoreName */
 
 /** @type {Promise<IDBDatabase> | null} */
 let opening = null;
@@ -14,11 +22,22 @@ function open() {
     opening = new Promise((resolve, reject) => {
       const request = indexedDB.open(DATABASE, VERSION);
       request.onupgradeneeded = () => {
+        const database = request.result;
         for (const name of STORES) {
-          if (!request.result.objectStoreNames.contains(name)) request.result.createObjectStore(name, { keyPath: 'id' });
+          if (!database.objectStoreNames.contains(name)) database.createObjectStore(name, { keyPath: 'id' });
+        }
+        if (!database.objectStoreNames.contains(FIXES)) {
+          database.createObjectStore(FIXES, { autoIncrement: true }).createIndex('routeId', 'routeId', { unique: false });
         }
       };
-      request.onsuccess = () => resolve(request.result);
+      // Another tab still holds version 1 open: it is asked to let go (below), and this one waits.
+      request.onblocked = () => console.warn('Waymark: waiting for another tab to close the older local database');
+      request.onsuccess = () => {
+        const database = request.result;
+        // A newer version of the app opened in another tab: close, so its upgrade can run.
+        database.onversionchange = () => { database.close(); opening = null; };
+        resolve(database);
+      };
       request.onerror = () => { opening = null; reject(request.error); };
     });
   }
@@ -46,15 +65,47 @@ async function run(store, mode, action) {
 /**
  * The records of one object store.
  * @template {{id: string}} T
- * @param {'uploads'} name
+ * @param {StoreName} name
  */
 export function records(name) {
   return {
     /** @returns {Promise<T[]>} */
     all: () => run(name, 'readonly', (objects) => objects.getAll()),
+    /** @param {string} id @returns {Promise<T | null>} */
+    get: async (id) => (await run(name, 'readonly', (objects) => objects.get(id))) ?? null,
     /** @param {T} record */
     put: async (record) => { await run(name, 'readwrite', (objects) => objects.put(record)); },
     /** @param {string} id */
     delete: async (id) => { await run(name, 'readwrite', (objects) => objects.delete(id)); },
+  };
+}
+
+/**
+ * The recorded fixes, each `{routeId, track, ...fix}`, in the order they were written.
+ * @template {{routeId: string}} F
+ */
+export function fixRecords() {
+  return {
+    /** @param {F} fix committed before the promise resolves */
+    add: async (fix) => { await run(FIXES, 'readwrite', (objects) => objects.add(fix)); },
+    /** @param {string} routeId @returns {Promise<F[]>} */
+    of: (routeId) => run(FIXES, 'readonly', (objects) => objects.index('routeId').getAll(IDBKeyRange.only(routeId))),
+    /** @param {string} routeId @returns {Promise<number>} */
+    count: (routeId) => run(FIXES, 'readonly', (objects) => objects.index('routeId').count(IDBKeyRange.only(routeId))),
+    /** @param {string} routeId */
+    deleteRoute: async (routeId) => {
+      const database = await open();
+      await new Promise((resolve, reject) => {
+        const transaction = database.transaction(FIXES, 'readwrite');
+        const cursor = transaction.objectStore(FIXES).index('routeId').openKeyCursor(IDBKeyRange.only(routeId));
+        cursor.onsuccess = () => {
+          const at = cursor.result;
+          if (at) { transaction.objectStore(FIXES).delete(at.primaryKey); at.continue(); }
+        };
+        transaction.oncomplete = () => resolve(undefined);
+        transaction.onerror = () => reject(transaction.error);
+        transaction.onabort = () => reject(transaction.error);
+      });
+    },
   };
 }

@@ -1,7 +1,9 @@
 // The service worker: keeps the shell (SHELL_FILES) in a cache named by its version and
 // serves it from there, so the app opens without a network. Pages are answered from the
-// network first and from the cached shell when offline; the API is never cached.
+// network first and from the cached shell when offline; the API is never cached. Background
+// Sync (where the browser has it) wakes it to upload the recorder's queued routes with no page open.
 import { VERSION, CACHE_PREFIX, SHELL_FILES } from './shell.js';
+import { ROUTE_SYNC_TAG, syncNow } from '../recorder/routes.js';
 
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
@@ -43,3 +45,18 @@ async function shellDocument() {
   const cache = await caches.open(VERSION);
   return (await cache.match('/')) ?? Response.error();
 }
+
+// Background Sync: drain the route queue (Web/recorder/routes.js). A drain that leaves routes
+// waiting fails the event, so the browser tries again later; open pages hear what was stored.
+worker.addEventListener('sync', (event) => {
+  const sync = /** @type {ExtendableEvent & {tag?: string}} */ (event);
+  if (sync.tag !== ROUTE_SYNC_TAG) return;
+  sync.waitUntil(syncNow().then(async (result) => {
+    if (result.stored.length > 0) {
+      for (const client of await worker.clients.matchAll({ type: 'window' })) {
+        client.postMessage({ type: 'waymark-routes-stored', routes: result.stored.map((route) => route.id) });
+      }
+    }
+    if (result.waiting > 0) throw new Error(`${result.waiting} route uploads still wait (${result.blocked ?? 'retry later'})`);
+  }));
+});
