@@ -88,6 +88,21 @@ public struct RecorderEngine: Sendable {
         lastIgnored = nil
     }
 
+    /// A gap in the recording: the receiver went unheard for a while (a browser hides the page,
+    /// SRR-03), while the photographer did not pause.
+    ///
+    /// The clock keeps running, but the next acceptable fix starts a new track, so no distance
+    /// bridges the gap (SRR-05). What the receiver said before says nothing about now: the
+    /// status is ``GPSStatus/none`` until the next event. Does nothing unless recording or
+    /// waiting for a fix.
+    public mutating func breakTrack(at instant: RecorderInstant) {
+        guard phase == .recording || phase == .waitingForFix else { return }
+        trackOpen = false
+        phase = .waitingForFix
+        lastEvent = nil
+        lastIgnored = nil
+    }
+
     /// Stops the recording for good (SRR-17) and returns the route: its non-empty tracks in order.
     ///
     /// Later events are ignored as ``IgnoredFix/stopped``; stopping again returns the same route.
