@@ -5,6 +5,7 @@ import { startRouter } from './router.js';
 import { watchConnection } from './status.js';
 import { uploads } from '../photos/uploads.js';
 import { hasUnfinishedRecording, returnToRecording } from '../recorder/ui/resume.js';
+import { startRouteNotices } from '../recorder/notices.js';
 
 /** @typedef {import('./router.js').Page} Page */
 /** @typedef {import('./router.js').PageModule} PageModule */
@@ -89,6 +90,8 @@ async function start() {
   await router.refresh();
   // Photos that waited for the network go now (and whenever it comes back), on any page.
   uploads();
+  // Routes recorded on this phone go the same way; "3 routes stored" when they are on the server.
+  startRouteNotices(router.navigate);
 
   if ('serviceWorker' in navigator) {
     navigator.serviceWorker.register('/app/sw.js', { scope: '/', type: 'module' })

@@ -57,7 +57,7 @@ class Server:
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "serve_args(*args): more arguments for `waymark serve` in this test")
+    config.addinivalue_line("markers", "serve_args(*args): more arguments for `waymark serve` in this test ({tiles}: the tile stub's origin)")
 
 
 @pytest.fixture(scope="session")
@@ -145,6 +145,8 @@ def server(tmp_path, request, tile_server):
     if not os.access(WAYMARK, os.X_OK):
         pytest.fail(f"no server binary at {WAYMARK}: build it (swift build) or pass its path to scripts/web-check", pytrace=False)
     tile_origin, tile_requests = tile_server
+    # "{tiles}" in a serve_args argument is the tile stub's origin (e.g. the route map's --terrain-tile-url).
+    extra = [arg.replace("{tiles}", tile_origin) for arg in extra]
     if "--tile-url" in serve_options():
         extra = ["--tile-url", tile_origin + "/{z}/{x}/{y}.png", *extra]
     else:

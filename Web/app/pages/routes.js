@@ -1,0 +1,303 @@
+// `/routes` (seed 000's Home, SHO-01…08): the routes recorded on this phone, newest first, each
+// with its date and time, distance and duration and whether it is queued or stored; a long
+// press (or the row's checkbox) selects rows, "Selected n" with Cancel and Delete (with
+// confirmation; the server's copies are deleted by the queue); a tap opens the route; the
+// floating Start button records a new one. The icons are drawn here as SVG (no icon font, no
+// inline markup) and shared with the route's page.
+import { t, formatDate } from '../i18n.js';
+import { el, uniqueId } from '../dom.js';
+import { announce } from '../status.js';
+import { listRoutes, deleteRoutes } from '../../recorder/routes.js';
+import { loadSettings } from '../../recorder/keeper.js';
+import { formatDistance, formatDuration } from '../../recorder/engine.js';
+import { ROUTES_CHANGED } from '../../recorder/notices.js';
+
+/**
+ * What this page reads of a LocalRoute (Web/recorder/routes.js).
+ * @typedef {{id: string, startedAt: number, stoppedAt: number | null, status: string, serverRouteId: string | null,
+ *   distance: number, elapsed: number, gaps?: Array<{from: number, to: number}>,
+ *   lastError?: {status: number, code: string, reason: string, permanent: boolean} | null}} RouteSummary
+ */
+
+export const titleKey = 'routes.title';
+
+/** How long a press must be held to select a row (SHO-03). */
+export const LONG_PRESS_MS = 500;
+/** A finger that moves further than this (px) scrolls: no long press. */
+const SLOP = 10;
+
+/** Material-style icon paths (24 × 24). */
+const ICONS = {
+  menu: 'M3 18h18v-2H3v2zm0-5h18v-2H3v2zm0-7v2h18V6H3z',
+  close: 'M19 6.41 17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 19 17.59 13.41 12z',
+  delete: 'M6 19c0 1.1.9 2 2 2h8c1.1 0 2-.9 2-2V7H6v12zM19 4h-3.5l-1-1h-5l-1 1H5v2h14V4z',
+  queued: 'M11.99 2C6.47 2 2 6.48 2 12s4.47 10 9.99 10C17.52 22 22 17.52 22 12S17.52 2 11.99 2zM12 20c-4.42 0-8-3.58-8-8s3.58-8 8-8 8 3.58 8 8-3.58 8-8 8zm.5-13H11v6l5.25 3.15.75-1.23-4.5-2.67z',
+  stored: 'M19.35 10.04C18.67 6.59 15.64 4 12 4 9.11 4 6.6 5.64 5.35 8.04 2.34 8.36 0 10.91 0 14c0 3.31 2.69 6 6 6h13c2.76 0 5-2.24 5-5 0-2.64-2.05-4.78-4.65-4.96zM10 17l-3.5-3.5 1.41-1.41L10 14.17 15.18 9l1.42 1.41L10 17z',
+  failed: 'M12 2C6.48 2 2 6.48 2 12s4.48 10 10 10 10-4.48 10-10S17.52 2 12 2zm1 15h-2v-2h2v2zm0-4h-2V7h2v6z',
+  recording: 'M12 4a8 8 0 1 0 0 16 8 8 0 1 0 0-16z',
+  back: 'M20 11H7.83l5.59-5.59L12 4l-8 8 8 8 1.41-1.41L7.83 13H20v-2z',
+  layers: 'M11.99 18.54l-7.37-5.73L3 14.07l9 7 9-7-1.63-1.27-7.38 5.74zM12 16l7.36-5.73L21 9l-9-7-9 7 1.63 1.27L12 16z',
+  key: 'M12.65 10C11.83 7.67 9.61 6 7 6c-3.31 0-6 2.69-6 6s2.69 6 6 6c2.61 0 4.83-1.67 5.65-4H17v4h4v-4h2v-4H12.65zM7 14c-1.1 0-2-.9-2-2s.9-2 2-2 2 .9 2 2-.9 2-2 2z',
+  start: 'M8 5v14l11-7z',
+};
+
+/**
+ * An icon, hidden from screen readers (the button or the status carries the words).
+ * @param {keyof typeof ICONS} name
+ * @returns {SVGSVGElement}
+ */
+export function icon(name) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = /** @type {SVGSVGElement} */ (document.createElementNS(ns, 'svg'));
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '24');
+  svg.setAttribute('height', '24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  svg.setAttribute('class', `icon icon-${name}`);
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', ICONS[name]);
+  path.setAttribute('fill', 'currentColor');
+  svg.append(path);
+  return svg;
+}
+
+/**
+ * The route's cloud status (SHO-02, SRD-03): 'queued', 'stored', 'recording' or 'failed' (an
+ * upload the server refused for good; the queue keeps the route and says why).
+ * @param {RouteSummary} route
+ * @returns {'queued' | 'stored' | 'recording' | 'failed'}
+ */
+export function cloudStatus(route) {
+  if (route.status === 'stored') return 'stored';
+  if (route.status === 'recording') return 'recording';
+  if (failureReason(route) !== null) return 'failed';
+  return 'queued';
+}
+
+/**
+ * Why the server refused the route for good (the queue keeps it and does not try again by
+ * itself), or null while it is simply waiting (offline, backing off).
+ * @param {RouteSummary} route
+ * @returns {string | null}
+ */
+export function failureReason(route) {
+  const error = route.lastError;
+  if (route.status === 'stored' || !error || !error.permanent) return null;
+  return error.reason || error.code || String(error.status);
+}
+
+const STATUS_WORDS = {
+  queued: 'routes.status.queued', stored: 'routes.status.stored', recording: 'routes.status.recording', failed: 'routes.status.failed',
+};
+
+/**
+ * The status icon with its words (a screen reader reads "Stored"; a sighted person sees the
+ * icon and, on hover or long touch, the same words).
+ * @param {RouteSummary} route
+ */
+export function statusIcon(route) {
+  const status = cloudStatus(route);
+  const words = t(STATUS_WORDS[status]);
+  return el('span', { class: `route-status ${status}`, role: 'img', 'aria-label': words, title: words, 'data-status': status }, icon(status));
+}
+
+/**
+ * The distance in the chosen units (the recorder's own texts, SRD-01).
+ * @param {number} metres
+ * @param {'metric' | 'imperial'} units
+ */
+export function distanceText(metres, units) {
+  return formatDistance(metres, units);
+}
+
+/** The units of the settings, metric when they cannot be read. @returns {Promise<'metric' | 'imperial'>} */
+export async function preferredUnits() {
+  try {
+    const settings = await loadSettings();
+    return settings && settings.units === 'imperial' ? 'imperial' : 'metric';
+  } catch {
+    return 'metric';
+  }
+}
+
+/**
+ * Asks "Delete …?" in a modal dialog; resolves true when confirmed.
+ * @param {HTMLElement} host where the dialog is put while open
+ * @param {string} question
+ * @returns {Promise<boolean>}
+ */
+export function confirmDelete(host, question) {
+  return new Promise((resolve) => {
+    const text = el('p', { id: uniqueId('confirm-text') }, question);
+    const yes = el('button', { type: 'button', class: 'danger' }, t('routes.delete.yes'));
+    const no = el('button', { type: 'button' }, t('routes.delete.no'));
+    const dialog = el('dialog', { 'aria-labelledby': text.id, class: 'route-confirm' }, text, el('p', { class: 'actions' }, no, yes));
+    /** @param {boolean} answer */
+    const finish = (answer) => { if (dialog.open) dialog.close(); dialog.remove(); resolve(answer); };
+    no.addEventListener('click', () => finish(false));
+    yes.addEventListener('click', () => finish(true));
+    dialog.addEventListener('cancel', (event) => { event.preventDefault(); finish(false); });
+    host.append(dialog);
+    dialog.showModal();
+    no.focus();
+  });
+}
+
+/** @param {HTMLElement} root */
+export async function render(root) {
+  let alive = true;
+  /** @type {Set<string>} */
+  const selected = new Set();
+  /** @type {RouteSummary[]} */
+  let routes = [];
+  /**
+   * What the rows show now (see load); null when nothing is drawn.
+   * @type {string | null}
+   */
+  let drawn = null;
+  const units = await preferredUnits();
+
+  const heading = el('h1', { class: 'routes-title', 'aria-live': 'polite' }, t('routes.heading'));
+  const leading = el('span', { class: 'routes-leading' });
+  const trailing = el('span', { class: 'routes-trailing' });
+  const bar = el('div', { class: 'routes-bar' }, leading, heading, trailing);
+  const list = el('ul', { class: 'route-list', 'aria-label': t('routes.listLabel') });
+  const empty = el('p', { class: 'route-empty', hidden: true }, t('routes.empty'));
+  const hint = el('p', { class: 'hint routes-hint', hidden: true }, t('routes.selectHint'));
+  const start = el('a', { class: 'button primary fab route-start', href: '/record' }, icon('start'), el('span', {}, t('routes.start')));
+  root.replaceChildren(bar, hint, list, empty, start);
+
+  const menu = el('a', { class: 'icon-button', href: '/settings', 'aria-label': t('routes.menu'), title: t('routes.menu') }, icon('menu'));
+  const cancel = el('button', { type: 'button', class: 'icon-button', 'aria-label': t('routes.cancel'), title: t('routes.cancel') }, icon('close'));
+  const remove = el('button', { type: 'button', class: 'icon-button danger', 'aria-label': t('routes.delete'), title: t('routes.delete') }, icon('delete'));
+  cancel.addEventListener('click', () => { selected.clear(); update(); });
+  remove.addEventListener('click', async () => {
+    const ids = routes.filter((route) => selected.has(route.id)).map((route) => route.id);
+    if (ids.length === 0) return;
+    const question = ids.length === 1 ? t('routes.delete.confirmOne') : t('routes.delete.confirmMany', { count: ids.length });
+    if (!await confirmDelete(root, question)) return;
+    try {
+      await deleteRoutes(ids);
+    } catch (error) {
+      console.warn('Waymark: could not delete routes:', error);
+      announce(t('routes.delete.failed'));
+      return;
+    }
+    selected.clear();
+    announce(ids.length === 1 ? t('routes.deleted.one') : t('routes.deleted.many', { count: ids.length }));
+    await load();
+  });
+
+  /** Draws the header (SHO-03/05) and the rows' selection from `selected`. */
+  function update() {
+    const selecting = selected.size > 0;
+    heading.textContent = selecting ? t('routes.selected', { count: selected.size }) : t('routes.heading');
+    leading.replaceChildren(selecting ? cancel : menu);
+    trailing.replaceChildren(selecting ? remove : '');
+    hint.hidden = !selecting;
+    root.classList.toggle('selecting', selecting);
+    for (const row of list.querySelectorAll('li[data-route]')) {
+      const on = selected.has(row.getAttribute('data-route') ?? '');
+      row.classList.toggle('selected', on);
+      const box = row.querySelector('input[type=checkbox]');
+      if (box instanceof HTMLInputElement) box.checked = on;
+    }
+  }
+
+  /** @param {string} id */
+  function toggle(id) {
+    if (selected.has(id)) selected.delete(id);
+    else selected.add(id);
+    update();
+  }
+
+  /** @param {RouteSummary} route */
+  function row(route) {
+    const when = formatDate(route.startedAt);
+    const detailParts = [distanceText(route.distance ?? 0, units), formatDuration(route.elapsed ?? 0)];
+    const box = el('input', { type: 'checkbox', class: 'route-check', 'aria-label': t('routes.select', { when }) });
+    const link = el('a', { class: 'route-link', href: `/routes/${encodeURIComponent(route.id)}`, draggable: 'false' },
+      el('span', { class: 'route-when' }, el('time', { datetime: new Date(route.startedAt * 1000).toISOString() }, when)),
+      el('span', { class: 'route-detail' }, detailParts.join(' · ')),
+      failureReason(route) !== null ? el('span', { class: 'route-failure' }, t('routes.failed', { reason: failureReason(route) ?? '' })) : null,
+      statusIcon(route));
+    const item = el('li', { class: 'route-row', 'data-route': route.id }, box, link);
+    box.addEventListener('change', () => { if (box.checked !== selected.has(route.id)) toggle(route.id); });
+
+    // Long press (SHO-03): held still for LONG_PRESS_MS selects; the click that ends it does nothing more.
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    let pressed = false;
+    let origin = { x: 0, y: 0 };
+    const stop = () => { clearTimeout(timer); timer = undefined; };
+    link.addEventListener('pointerdown', (event) => {
+      if (event.button !== 0) return;
+      pressed = false;
+      origin = { x: event.clientX, y: event.clientY };
+      stop();
+      timer = setTimeout(() => {
+        timer = undefined;
+        pressed = true;
+        if (!selected.has(route.id)) toggle(route.id);
+        if (navigator.vibrate) navigator.vibrate(20);
+      }, LONG_PRESS_MS);
+    });
+    link.addEventListener('pointermove', (event) => {
+      if (timer !== undefined && Math.hypot(event.clientX - origin.x, event.clientY - origin.y) > SLOP) stop();
+    });
+    for (const type of ['pointerup', 'pointercancel', 'pointerleave']) link.addEventListener(type, stop);
+    // A phone's own long-press menu (open in new tab, …) would cover the selection.
+    link.addEventListener('contextmenu', (event) => event.preventDefault());
+    link.addEventListener('click', (event) => {
+      if (pressed) { pressed = false; event.preventDefault(); return; }
+      // While selecting, a tap adds or removes the row (SHO-04) instead of opening it.
+      if (selected.size > 0) { event.preventDefault(); toggle(route.id); }
+    });
+    // The keyboard's long press: Shift+Enter or Shift+Space on the row selects it.
+    link.addEventListener('keydown', (event) => {
+      if (event.shiftKey && (event.key === 'Enter' || event.key === ' ')) { event.preventDefault(); toggle(route.id); }
+    });
+    return item;
+  }
+
+  async function load() {
+    try {
+      routes = await listRoutes();
+    } catch (error) {
+      console.warn('Waymark: could not read the routes:', error);
+      if (!alive) return;
+      list.replaceChildren();
+      drawn = null;
+      empty.textContent = t('routes.unreadable');
+      empty.hidden = false;
+      return;
+    }
+    if (!alive) return;
+    const known = new Set(routes.map((route) => route.id));
+    for (const id of [...selected]) if (!known.has(id)) selected.delete(id);
+    // Drawn again only when something shown changed, so a press under way is not cut short.
+    const look = routes.map((route) => [route.id, cloudStatus(route), failureReason(route), route.distance, route.elapsed].join(' ')).join('\n');
+    if (look !== drawn) list.replaceChildren(...routes.map(row));
+    drawn = look;
+    empty.textContent = t('routes.empty');
+    empty.hidden = routes.length > 0;
+    list.hidden = routes.length === 0;
+    update();
+  }
+
+  const onChanged = () => { void load(); };
+  window.addEventListener(ROUTES_CHANGED, onChanged);
+  /** @param {KeyboardEvent} event */
+  const onKey = (event) => {
+    if (event.key === 'Escape' && selected.size > 0 && !document.querySelector('dialog[open]')) { selected.clear(); update(); }
+  };
+  document.addEventListener('keydown', onKey);
+  await load();
+  return () => {
+    alive = false;
+    root.classList.remove('selecting');
+    window.removeEventListener(ROUTES_CHANGED, onChanged);
+    document.removeEventListener('keydown', onKey);
+  };
+}
