@@ -127,3 +127,18 @@ def wait_for_new_qr(page, before, within):
             return now
         page.wait_for_timeout(100)
     raise AssertionError(f"the QR code stayed {before} for {within} s")
+
+
+VISIBILITY = """(state) => {
+  Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+  Object.defineProperty(document, 'hidden', { value: state === 'hidden', configurable: true });
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+def hide_page_for(page, seconds):
+    """The phone locks (or another app comes to the front) for `seconds`, and back. Headless
+    Chromium never hides a page, so the page is told so as the browser would tell it."""
+    page.evaluate(VISIBILITY, "hidden")
+    page.wait_for_timeout(int(seconds * 1000))
+    page.evaluate(VISIBILITY, "visible")

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import RESULTS, messages
-from recorder_flows import (PASSPHRASE, distance_text, kept_route, payload_parts, read_qr, replay, set_passphrase,
-                            start_recording, time_text, track_points, wait_for_new_qr)
+from recorder_flows import (PASSPHRASE, distance_text, hide_page_for, kept_route, payload_parts, read_qr, replay,
+                            set_passphrase, start_recording, time_text, track_points, wait_for_new_qr)
 
 
 def test_record_pause_resume_reload_stop(phone_for):
@@ -170,7 +170,31 @@ def test_german_imperial_one_second_codes(phone_for):
     new = wait_for_new_qr(page, first[0], within=2.5)
     assert payload_parts(new)[0] > shown and payload_parts(new)[1] == nonce
 
-    page.get_by_role("button", name=m["record.stop"]).click()
+    # The page hidden for a while (screen off): the gap is kept and told plainly; the next fix
+    # starts a new track, no distance bridges the gap.
+    before = kept_route(page)
+    assert len(before["tracks"]) == 1 and before["gaps"] == []
+    hide_page_for(page, 1.2)
+    gap = page.locator(".gap-notice")
+    expect(gap).to_be_visible()
+    expect(gap).to_contain_text(m["record.screenOff"])
+    expect(gap).to_contain_text(m["record.gapHidden"].split("{")[0].strip())
+    held = distance_text(page)
+    replay(phone, points[10:12], accuracy=4)
+    expect(page.locator(".phase-line")).to_have_text(m["record.phase.recording"])
+    after = kept_route(page)
+    assert len(after["tracks"]) == 2 and len(after["gaps"]) == 1, after
+    assert 1.0 <= after["gaps"][0]["to"] - after["gaps"][0]["from"] <= 5, after["gaps"]
+    phone.shot("4-after-gap")
+
+    # Switching the language while recording redraws the screen; the recording goes on as it was.
+    page.get_by_role("button", name="English").click()
+    en = messages("en")
+    expect(page.get_by_role("heading", level=1)).to_have_text(en["record.recording"])
+    expect(page.locator(".gap-notice")).to_contain_text(en["record.screenOff"])
+    assert len(kept_route(page)["tracks"]) == 2
+
+    page.get_by_role("button", name=en["record.stop"]).click()
     expect(page).to_have_url(re.compile(r"/routes/[0-9a-f-]+$"), timeout=30000)
 
 

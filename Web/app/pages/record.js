@@ -151,9 +151,9 @@ function recordingScreen(root, context, recording) {
     el('p', { id: 'distance-hint', class: 'visually-hidden' }, t('record.distanceHint')),
     phaseLine,
     el('figure', { class: 'qr-box' }, canvas, el('figcaption', { class: 'qr-side' }, gauge.element, qrCaption)),
-    alertNotice, positionNotice, saveNotice, gapNotice,
+    alertNotice, positionNotice, saveNotice,
     el('div', { class: 'record-controls' }, pause, stop, resume, retry),
-    awakeLine));
+    gapNotice, awakeLine));
 
   /** @type {((typeNumber: number, level: 'L' | 'M' | 'Q' | 'H') => any) | null} */
   let qrFactory = null;
