@@ -5,7 +5,6 @@ import { startRouter } from './router.js';
 import { watchConnection } from './status.js';
 import { uploads } from '../photos/uploads.js';
 import { hasUnfinishedRecording, returnToRecording } from '../recorder/ui/resume.js';
-import { hasUnfinishedRecording, returnToRecording } from '../recorder/ui/resume.js';
 import { startRouteNotices } from '../recorder/notices.js';
 
 /** @typedef {import('./router.js').Page} Page */
@@ -73,10 +72,7 @@ async function start() {
   const pages = await response.json();
   // SRR-19: until a recording is stopped, the app opens on it (and comes back to it).
   if (location.pathname === '/' && await hasUnfinishedRecording()) history.replaceState(null, '', '/record');
-  // SRR-19: until a recording is stopped, the app opens on it (and comes back to it).
-  if (location.pathname === '/' && await hasUnfinishedRecording()) history.replaceState(null, '', '/record');
   const router = startRouter({ root, pages, render: renderPage });
-  returnToRecording(router.navigate);
   returnToRecording(router.navigate);
 
   for (const button of document.querySelectorAll('button[data-language]')) {
