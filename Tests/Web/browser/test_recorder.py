@@ -114,6 +114,13 @@ def test_record_pause_resume_reload_stop(phone_for):
     page.goto("/record")
     expect(page.get_by_role("heading", level=1)).to_have_text(m["record.heading"])
 
+    # SHO-08: the routes list's Start (`/record?start=1`) starts a new recording at once.
+    page.goto("/record?start=1")
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["record.recording"])
+    expect(page).to_have_url(re.compile(r"/record$"))
+    fresh = kept_route(page)
+    assert fresh["status"] == "recording" and fresh["id"] != kept["id"] and fresh["nonce"] != nonce
+
 
 def test_german_imperial_one_second_codes(phone_for):
     points = track_points(count=12)

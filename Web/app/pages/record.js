@@ -2,6 +2,7 @@
 // passphrase first when none is kept, then the recorder: distance and time (tap the distance
 // to switch units), the GPS status, the QR code of the current period with its gauge, and
 // Pause / Resume / Stop. Stop seals the route in the browser and queues it, then shows it.
+// Without a recording in progress it offers Start; `/record?start=1` starts at once (SHO-08).
 //
 // The recording itself (position, saving, alert, wake lock, gaps) is a LiveRecording that lives
 // as long as the page: leaving /record for another page of the app does not stop it, and
@@ -110,6 +111,12 @@ async function recorder(root, context) {
     el('p', { class: 'hint' }, t('record.screenOnHint')),
     start,
     el('p', { class: 'record-links' }, el('a', { href: '/settings' }, t('record.settingsLink')))));
+  // SHO-08: the Start button of the routes list (`/record?start=1`) starts at once; the address
+  // loses `start` so that a reload does not start another recording.
+  if (new URLSearchParams(location.search).has('start')) {
+    history.replaceState(history.state, '', '/record');
+    start.click();
+  }
   return () => { left = true; leave?.(); };
 }
 
