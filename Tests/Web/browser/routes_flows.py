@@ -45,6 +45,21 @@ RECORD = """async ({passphrase, start, tracks, gapSeconds}) => {
   return id;
 }"""
 
+# A route still being recorded (as a closed tab leaves it): begun, one fix saved, never finished.
+BEGIN = """async ({start, fix}) => {
+  const routes = await import('/recorder/routes.js');
+  const { RecorderEngine, defaultSettings, makeNonce } = await import('/recorder/engine.js');
+  const id = crypto.randomUUID();
+  const nonce = makeNonce();
+  const engine = new RecorderEngine({ settings: defaultSettings, nonce, sourceIsLive: false, start: { uptime: 1, wall: start } });
+  await routes.beginRoute({ id, nonce, settings: { ...defaultSettings }, startedAt: start });
+  const point = { latitude: fix[0], longitude: fix[1], altitude: null, accuracy: 5, time: start + 1 };
+  const outcome = engine.handle({ fix: point }, { uptime: 2, wall: start + 1 });
+  await routes.saveFix(id, outcome.accepted.track, point);
+  await routes.saveProgress(id, { engine: engine.toState(), distance: 0, elapsed: 1, trackCount: 1, fixCount: 1, gaps: [] });
+  return id;
+}"""
+
 # The server's answer to a signed GET of the route (with the phone's device key): 200 or 404.
 SERVER_STATUS = """async (serverId) => {
   const keeper = await import('/recorder/keeper.js');
@@ -93,6 +108,11 @@ def walk(latitude, longitude, metres_north, metres_east, steps):
 def record_route(page, start, tracks, gap_seconds=120):
     """Records a route on the phone (the page must be the app) and returns its local id."""
     return page.evaluate(RECORD, {"passphrase": PASSPHRASE, "start": start, "tracks": tracks, "gapSeconds": gap_seconds})
+
+
+def begin_route(page, start, fix):
+    """Leaves a route recording (unfinished) on the phone and returns its local id."""
+    return page.evaluate(BEGIN, {"start": start, "fix": list(fix)})
 
 
 def local_route(page, route_id):

@@ -10,9 +10,9 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import messages, username
+from conftest import make_account, messages, username
 from flows import sign_up
-from routes_flows import local_route, long_press, mark_refused, press, record_route, server_status, sync_now, walk
+from routes_flows import begin_route, local_route, long_press, mark_refused, press, record_route, server_status, sync_now, walk
 
 BERLIN = (52.5163, 13.3777)
 DAY = 86_400
@@ -282,3 +282,28 @@ def test_stored_notice_key_and_remote_delete_in_german(phone_for):
         assert time.monotonic() < deadline, f"the server still has the deleted routes: {statuses}"
         page.wait_for_timeout(500)
     phone.shot("4-all-deleted")
+
+
+def test_while_recording_the_notice_and_the_row_lead_to_the_recorder(phone, api):
+    m = messages("en")
+    page = phone.page
+    walker = username("walker")
+    make_account(api, walker)
+    page.goto(phone.url("/routes"))
+    assert page.request.post("/api/v1/sessions", data={"username": walker, "password": "correct horse battery"}).status == 200
+    earlier, now = starts(2)
+    finished = record_route(page, earlier, [walk(*BERLIN, 100, 0, 8)])
+    recording = begin_route(page, now, BERLIN)
+    open_routes(phone)
+    expect(rows(page)).to_have_count(2)
+    expect(rows(page).first).to_have_attribute("data-route", recording)
+    expect(rows(page).first.get_by_role("img", name=m["routes.status.recording"])).to_be_visible()
+    expect(rows(page).first.locator("a")).to_have_attribute("href", "/record")
+    sync_now(page)
+    notice = page.locator("#route-notice button")
+    expect(notice).to_have_text(m["routes.stored.one"], timeout=30000)
+    assert local_route(page, finished)["status"] == "stored"
+    phone.shot("1-stored-while-recording")
+    # The seed: a stored route's notice opens the recording screen while another route records.
+    notice.click()
+    expect(page).to_have_url(re.compile(r"/record$"))

@@ -217,7 +217,9 @@ export async function render(root) {
     const when = formatDate(route.startedAt);
     const detailParts = [distanceText(route.distance ?? 0, units), formatDuration(route.elapsed ?? 0)];
     const box = el('input', { type: 'checkbox', class: 'route-check', 'aria-label': t('routes.select', { when }) });
-    const link = el('a', { class: 'route-link', href: `/routes/${encodeURIComponent(route.id)}`, draggable: 'false' },
+    // The route being recorded opens the recording screen, where it goes on (or is stopped).
+    const href = route.status === 'recording' ? '/record' : `/routes/${encodeURIComponent(route.id)}`;
+    const link = el('a', { class: 'route-link', href, draggable: 'false' },
       el('span', { class: 'route-when' }, el('time', { datetime: new Date(route.startedAt * 1000).toISOString() }, when)),
       el('span', { class: 'route-detail' }, detailParts.join(' · ')),
       failureReason(route) !== null ? el('span', { class: 'route-failure' }, t('routes.failed', { reason: failureReason(route) ?? '' })) : null,
