@@ -147,3 +147,19 @@ def press(page, locator):
     box = locator.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
+
+
+def touch_long_press(phone, locator, ms=800):
+    """A finger held on the middle of `locator` for `ms` (real touch events through the DevTools
+    protocol, so the browser's own long-press handling, its context menu, takes part)."""
+    page = phone.page
+    locator.scroll_into_view_if_needed()
+    box = locator.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    session = phone.context.new_cdp_session(page)
+    try:
+        session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        page.wait_for_timeout(ms)
+        session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        session.detach()

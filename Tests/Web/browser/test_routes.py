@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from conftest import make_account, messages, username
 from flows import sign_up
-from routes_flows import begin_route, local_route, long_press, mark_refused, press, record_route, server_status, sync_now, walk
+from routes_flows import begin_route, local_route, long_press, mark_refused, press, touch_long_press, record_route, server_status, sync_now, walk
 
 BERLIN = (52.5163, 13.3777)
 DAY = 86_400
@@ -263,10 +263,12 @@ def test_stored_notice_key_and_remote_delete_in_german(phone_for):
     dialog.get_by_role("button", name=m["routes.delete.yes"]).click()
     expect(page).to_have_url(re.compile(r"/routes$"))
     expect(rows(page)).to_have_count(2)
-    # The other two through the list: long press, a tap, Delete, confirm.
-    long_press(page, rows(page).first.locator(".route-link"))
+    # The other two through the list: a finger's long press, a tap, Delete, confirm.
+    touch_long_press(phone, rows(page).first.locator(".route-link"))
     expect(heading(page)).to_have_text(m["routes.selected"].replace("{count}", "1"))
-    rows(page).nth(1).locator(".route-link").click()
+    page.wait_for_timeout(300)
+    expect(page).to_have_url(re.compile(r"/routes$"))
+    rows(page).nth(1).locator(".route-link").tap()
     expect(heading(page)).to_have_text(m["routes.selected"].replace("{count}", "2"))
     page.get_by_role("button", name=m["routes.delete"]).click()
     dialog = page.get_by_role("dialog")
