@@ -262,3 +262,39 @@ def test_passphrase_mismatch_and_reset(phone_for):
     phone.shot("settings-reset")
     page.goto("/record")
     expect(page.get_by_role("heading", level=1)).to_have_text(m["connection.heading"])
+
+
+def test_poor_accuracy_alert(phone_for):
+    """SRR-06/08/09: positions worse than the threshold are not recorded (red status, waiting),
+    and after the alert delay the alert sounds (Web Audio) and is shown; an accurate position
+    ends it and opens the track."""
+    points = track_points(count=3)
+    phone = phone_for("en-US", geolocation={**points[0], "accuracy": 500})
+    page = phone.page
+    m = messages("en")
+    page.goto("/settings")
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["settings.heading"])
+    page.get_by_label(m["settings.alertDelay"]).fill("0.5")
+    page.get_by_role("button", name=m["settings.save"]).click()
+    expect(page.get_by_text(m["settings.alertDelay.invalid"])).to_be_visible()
+    page.get_by_label(m["settings.alertDelay"]).fill("2")
+    page.get_by_role("button", name=m["settings.save"]).click()
+    expect(page.locator(".saved-line")).to_have_text(m["settings.saved"])
+    page.get_by_role("link", name=m["settings.toRecorder"]).click()
+    set_passphrase(phone, "en")
+    start_recording(phone, "en")
+
+    expect(page.locator(".gps-status")).to_have_attribute("data-status", "red")
+    expect(page.locator(".phase-line")).to_have_text(m["record.phase.waitingForFix"])
+    alert = page.locator(".record-alert")
+    expect(alert).to_be_hidden()
+    # The sound is played (an AudioContext unlocked by the tap on Start), and the words shown.
+    expect(alert).to_have_text(m["record.alert"].replace("{seconds}", "2"), timeout=4000)
+    phone.shot("1-alert")
+    assert kept_route(page)["tracks"] == []
+
+    replay(phone, points[1:3], accuracy=8)
+    expect(page.locator(".gps-status")).to_have_attribute("data-status", "green")
+    expect(alert).to_be_hidden()
+    expect(page.locator(".phase-line")).to_have_text(m["record.phase.recording"])
+    assert kept_route(page)["tracks"] == [2]
