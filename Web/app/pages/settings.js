@@ -97,7 +97,8 @@ export async function render(root) {
     const units = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name=units]:checked'))?.value ?? 'metric';
     const outcome = readSettings({
       accuracyThreshold: threshold.input.value, alertDelay: alertDelay.input.value, qrPeriod: qrPeriod.input.value,
-      units, wifiOnly: honoured && wifi.checked,
+      // Where it cannot be honoured the box is disabled and the kept choice stays as it was.
+      units, wifiOnly: honoured ? wifi.checked : current.wifiOnly,
     });
     for (const [name, { input, error }] of Object.entries(fields)) {
       const key = 'errors' in outcome ? outcome.errors[name] : undefined;
