@@ -145,8 +145,10 @@ def server(tmp_path, request, tile_server):
     if not os.access(WAYMARK, os.X_OK):
         pytest.fail(f"no server binary at {WAYMARK}: build it (swift build) or pass its path to scripts/web-check", pytrace=False)
     tile_origin, tile_requests = tile_server
-    # "{tiles}" in a serve_args argument is the tile stub's origin (e.g. the route map's --terrain-tile-url).
-    extra = [arg.replace("{tiles}", tile_origin) for arg in extra]
+    # "{tiles}" in a serve_args argument is the tile stub's origin (e.g. the route map's --terrain-tile-url);
+    # "{tiles-alias}" the same stub by another name (localhost), a second origin for the CSP.
+    alias = tile_origin.replace("127.0.0.1", "localhost")
+    extra = [arg.replace("{tiles}", tile_origin).replace("{tiles-alias}", alias) for arg in extra]
     if "--tile-url" in serve_options():
         extra = ["--tile-url", tile_origin + "/{z}/{x}/{y}.png", *extra]
     else:

@@ -132,7 +132,7 @@ export async function render(root, context) {
   const failure = reason !== null ? el('p', { class: 'form-error' }, t('routes.failed', { reason })) : null;
 
   // The map with its floating buttons (SRD-06…10).
-  const box = el('div', { class: 'map route-map', role: 'img', 'aria-label': t('route.mapLabel', { count: shown.tracks.filter((track) => track.length > 0).length }) });
+  const box = el('div', { class: 'map route-map', role: 'region', 'aria-label': t('route.mapLabel') });
   const message = el('p', { class: 'map-message', 'aria-live': 'polite', hidden: true });
   const mapButton = el('button', { type: 'button', class: 'fab-small map-type-button', 'aria-haspopup': 'true', 'aria-expanded': 'false' }, icon('layers'), el('span', {}, t('route.map')));
   const chooser = el('div', { class: 'map-types', role: 'group', 'aria-label': t('route.mapTypes'), hidden: true });
