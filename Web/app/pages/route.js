@@ -163,6 +163,7 @@ export async function render(root, context) {
   // The Key button (SRD-09/10): the server's id only while the finger (or Space) is down.
   const showKey = () => {
     keyText.textContent = shown.serverRouteId ? t('route.keyValue', { id: shown.serverRouteId }) : t('route.keyNone');
+    keyText.classList.toggle('is-id', Boolean(shown.serverRouteId));
     keyText.hidden = false;
     keyButton.setAttribute('aria-pressed', 'true');
   };
