@@ -109,9 +109,9 @@ export async function render(root, context) {
 
   // The panel: Distance (a tap switches the units, SRD-05) and Time.
   const distanceValue = el('span', { class: 'panel-value' }, distanceText(shown.distance ?? 0, units));
-  const distance = el('button', { type: 'button', class: 'route-panel-item distance', 'aria-describedby': uniqueId('units') },
+  const unitsHint = el('span', { id: uniqueId('units'), class: 'visually-hidden' }, t('route.unitsHint'));
+  const distance = el('button', { type: 'button', class: 'route-panel-item distance', 'aria-describedby': unitsHint.id },
     el('span', { class: 'panel-label' }, t('route.distance')), distanceValue);
-  const unitsHint = el('span', { id: distance.getAttribute('aria-describedby') ?? '', class: 'visually-hidden' }, t('route.unitsHint'));
   distance.addEventListener('click', () => {
     units = units === 'metric' ? 'imperial' : 'metric';
     distanceValue.textContent = distanceText(shown.distance ?? 0, units);
