@@ -4,7 +4,6 @@ import * as i18n from './i18n.js';
 import { startRouter } from './router.js';
 import { watchConnection } from './status.js';
 import { uploads } from '../photos/uploads.js';
-import { hasUnfinishedRecording, returnToRecording } from '../recorder/ui/resume.js';
 import { startRouteNotices } from '../recorder/notices.js';
 
 /** @typedef {import('./router.js').Page} Page */
@@ -71,9 +70,11 @@ async function start() {
   /** @type {Page[]} */
   const pages = await response.json();
   // SRR-19: until a recording is stopped, the app opens on it (and comes back to it).
-  if (location.pathname === '/' && await hasUnfinishedRecording()) history.replaceState(null, '', '/record');
+  // Loaded when needed, so that the shell starts even where the recorder's files cannot be had.
+  const recording = await import('../recorder/ui/resume.js').catch(() => null);
+  if (recording && location.pathname === '/' && await recording.hasUnfinishedRecording()) history.replaceState(null, '', '/record');
   const router = startRouter({ root, pages, render: renderPage });
-  returnToRecording(router.navigate);
+  recording?.returnToRecording(router.navigate);
 
   for (const button of document.querySelectorAll('button[data-language]')) {
     button.addEventListener('click', () => {

@@ -3,11 +3,16 @@
 // `returnToRecording` sends the person back to /record whenever the app comes to the front
 // again on another page (after switching apps or locking the phone).
 
-/** Whether a recording was started and not stopped (IndexedDB says; false when it cannot). */
+/** How long the app's start waits for IndexedDB's answer (a blocked database must not stall it). */
+const PATIENCE = 2000;
+
+/** Whether a recording was started and not stopped (IndexedDB says; false when it cannot, or not in time). */
 export async function hasUnfinishedRecording() {
   try {
     const routes = await import('../routes.js');
-    return (await routes.unfinishedRoute()) !== null;
+    /** @type {Promise<false>} */
+    const late = new Promise((resolve) => { setTimeout(() => resolve(false), PATIENCE); });
+    return await Promise.race([routes.unfinishedRoute().then((route) => route !== null), late]);
   } catch (failure) {
     console.warn('Waymark: could not look for an unfinished recording:', failure);
     return false;
