@@ -64,7 +64,9 @@ function fromBase64(text, field) {
  * @param {string} passphrase
  */
 function secretBytes(passphrase) {
-  const bytes = encoder.encode(String(passphrase).normalize('NFC'));
+  // No passphrase kept (null) is no passphrase, never the text "null".
+  if (typeof passphrase !== 'string') throw new EnvelopeError('emptyPassphrase');
+  const bytes = encoder.encode(passphrase.normalize('NFC'));
   if (bytes.length === 0) throw new EnvelopeError('emptyPassphrase');
   return bytes;
 }
@@ -269,7 +271,7 @@ export async function makeVerifier(passphrase, { iterations = PBKDF2_ITERATIONS,
  */
 export async function checkVerifier(verifier, passphrase) {
   if (!verifier || verifier.alg !== 'pbkdf2-sha256' || !Number.isInteger(verifier.iterations) || verifier.iterations < 1) return false;
-  if (encoder.encode(String(passphrase).normalize('NFC')).length === 0) return false;
+  if (typeof passphrase !== 'string' || passphrase.normalize('NFC') === '') return false;
   const expected = fromBase64(verifier.hash, 'hash');
   const actual = await pbkdf2(passphrase, fromBase64(verifier.salt, 'salt'), verifier.iterations);
   if (expected.length !== actual.length) return false;

@@ -85,6 +85,7 @@ test('iterations come from the envelope: the same route sealed with fewer opens 
 
 test('bad input is refused by name', async () => {
   await assert.rejects(sealRoute(browser.route, '', { iterations: 1000 }), { code: 'emptyPassphrase' });
+  await assert.rejects(sealRoute(browser.route, null, { iterations: 1000 }), { code: 'emptyPassphrase' }, 'no kept passphrase is not the text "null"');
   await assert.rejects(sealRoute(browser.route, 'p', { iterations: 0 }), { code: 'unsupportedKDF' });
   await assert.rejects(openEnvelope({ ...browser.envelope, kdf: { alg: 'scrypt', n: 1024, r: 8, p: 1, salt: browser.envelope.kdf.salt } }, 'p', browser.nonce), { code: 'unsupportedKDF' });
   await assert.rejects(openEnvelope({ ...browser.envelope, iv: 'AAAA' }, 'p', browser.nonce), { code: 'malformed', field: 'iv' });
