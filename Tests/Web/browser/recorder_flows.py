@@ -68,6 +68,7 @@ def start_recording(phone, language):
     m = messages(language)
     page = phone.page
     expect(page.get_by_role("heading", level=1)).to_have_text(m["record.heading"])
+    phone.shot("record-idle")
     page.get_by_role("button", name=m["record.start"], exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text(m["record.recording"])
 

@@ -161,7 +161,7 @@ def test_german_imperial_one_second_codes(phone_for):
     # 30 m with a 50 m threshold: accurate enough, but only just (orange).
     expect(page.locator(".gps-status")).to_have_attribute("data-status", "orange")
     expect(page.locator(".gps-status")).to_have_attribute("aria-label", re.compile(re.escape(m["record.gps.orange"])))
-    replay(phone, points[1:10], accuracy=4)
+    replay(phone, points[1:9], accuracy=4)
     expect(page.locator(".gps-status")).to_have_attribute("data-status", "green")
     expect(page.locator(".distance-value")).to_have_text(re.compile(r"^\d+ yd$|^[\d.]+ mi$"))
     expect(page.locator(".distance-value")).not_to_have_text("0 yd")
@@ -176,6 +176,17 @@ def test_german_imperial_one_second_codes(phone_for):
     assert shown_nonce == nonce and abs(shown - time.time()) <= 3
     new = wait_for_new_qr(page, first[0], within=2.5)
     assert payload_parts(new)[0] > shown and payload_parts(new)[1] == nonce
+
+    # A look at the settings while recording: the recording goes on in the page, in the same track.
+    fixes = kept_route(page)["tracks"]
+    page.get_by_role("link", name=m["record.settingsLink"]).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["settings.heading"])
+    page.get_by_role("button", name=m["settings.save"]).click()
+    expect(page.locator(".saved-line")).to_have_text(m["settings.savedNext"])
+    replay(phone, [points[9]], accuracy=4)
+    page.get_by_role("link", name=m["settings.toRecorder"]).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["record.recording"])
+    assert kept_route(page)["tracks"] == [fixes[0] + 1], "the position taken on the settings page is in the same track"
 
     # The page hidden for a while (screen off): the gap is kept and told plainly; the next fix
     # starts a new track, no distance bridges the gap.
