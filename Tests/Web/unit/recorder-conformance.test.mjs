@@ -161,8 +161,17 @@ function runSteps(scenario, where) {
   keys(scenario, ['name', 'rules', 'start', 'sourceIsLive', 'nonce', 'steps'], ['note', 'settings'], where);
   const settings = { ...defaultSettings };
   if (scenario.settings !== undefined) {
-    keys(scenario.settings, [], Object.keys(defaultSettings), `${where}.settings`);
-    Object.assign(settings, scenario.settings);
+    const given = scenario.settings;
+    const here = `${where}.settings`;
+    keys(given, [], Object.keys(defaultSettings), here);
+    if ('accuracyThreshold' in given) settings.accuracyThreshold = number(given.accuracyThreshold, here);
+    if ('alertDelay' in given) settings.alertDelay = number(given.alertDelay, here);
+    if ('qrPeriod' in given) settings.qrPeriod = number(given.qrPeriod, here);
+    if ('wifiOnly' in given) settings.wifiOnly = bool(given.wifiOnly, here);
+    if ('units' in given) {
+      need(given.units === 'metric' || given.units === 'imperial', `${here}: unknown units`);
+      settings.units = given.units;
+    }
   }
   keys(scenario.start, ['uptime', 'wall'], [], `${where}.start`);
   const start = { uptime: number(scenario.start.uptime, `${where}.start`), wall: number(scenario.start.wall, `${where}.start`) };
