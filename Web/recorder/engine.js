@@ -260,7 +260,7 @@ export class RecorderEngine {
    */
   #problem(fix, instant) {
     if (!isValidFix(fix)) return { reason: 'invalidPosition' };
-    if (fix.accuracy !== null && fix.accuracy > this.settings.accuracyThreshold) {
+    if (fix.accuracy != null && fix.accuracy > this.settings.accuracyThreshold) {
       return { reason: 'inaccurate', accuracy: fix.accuracy };
     }
     if (instant.wall >= PLAUSIBLE_WALL_CLOCK) {
@@ -352,7 +352,7 @@ export class RecorderEngine {
     const fix = last.event.fix;
     if (!isValidFix(fix)) return 'red';
     const threshold = this.settings.accuracyThreshold;
-    if (fix.accuracy === null) return 'orange';
+    if (fix.accuracy == null) return 'orange';
     if (fix.accuracy <= threshold / 10) return 'green';
     if (fix.accuracy <= threshold / 2) return 'blue';
     if (fix.accuracy <= threshold) return 'orange';
@@ -362,7 +362,7 @@ export class RecorderEngine {
   /** The accuracy (metres) of the latest event, when it reported one. */
   get lastAccuracy() {
     const last = this.lastEvent;
-    return last !== null && 'fix' in last.event ? last.event.fix.accuracy : null;
+    return last !== null && 'fix' in last.event ? last.event.fix.accuracy ?? null : null;
   }
 
   /**
@@ -479,14 +479,15 @@ export class RecorderEngine {
 
 /**
  * Whether a fix describes a place on Earth at a time: finite values, latitude within ±90°,
- * longitude within ±180°, and an accuracy, if any, that is not negative (NaN fails too).
+ * longitude within ±180°, and an accuracy, if any, that is not negative (NaN fails too). A missing
+ * (undefined) altitude or accuracy counts as none, like null.
  * @param {Fix} fix
  */
 function isValidFix(fix) {
   return Number.isFinite(fix.latitude) && Number.isFinite(fix.longitude)
     && Math.abs(fix.latitude) <= 90 && Math.abs(fix.longitude) <= 180
-    && (fix.altitude === null || Number.isFinite(fix.altitude)) && Number.isFinite(fix.time)
-    && (fix.accuracy === null || fix.accuracy >= 0);
+    && (fix.altitude == null || Number.isFinite(fix.altitude)) && Number.isFinite(fix.time)
+    && (fix.accuracy == null || fix.accuracy >= 0);
 }
 
 /**

@@ -145,3 +145,12 @@ test('nonces are unbiased: the bytes 252 to 255, beyond the last whole multiple 
   assert.equal(makeNonce(), 'Z0Z0Z0Z0Z0Y1');
   assert.equal(call, 2);
 });
+
+test('a fix whose page left out altitude and accuracy counts as one without them, as null says', () => {
+  const engine = new RecorderEngine({ nonce: 'N', sourceIsLive: true, start: before(0) });
+  const bare = /** @type {any} */ ({ latitude: 48.85, longitude: 2.35, time: WALL + 1 });
+  assert.deepEqual(engine.handle({ fix: bare }, before(1)), { accepted: { track: 0, startsTrack: true } });
+  const shown = engine.snapshot(before(1));
+  assert.equal(shown.status, 'orange');
+  assert.equal(shown.lastAccuracy, null);
+});
