@@ -149,7 +149,8 @@ function recordingScreen(root, context, recording) {
   const resume = el('button', { type: 'button', class: 'primary resume', hidden: true }, t('record.resume'));
   const retry = el('button', { type: 'button', class: 'primary retry-seal', hidden: true }, t('record.sealRetry'));
 
-  root.replaceChildren(el('div', { class: 'record-page' },
+  // After a reload no tap has unlocked the sound yet: the first touch of the screen does.
+  root.replaceChildren(el('div', { class: 'record-page', onpointerdown: unlockSound },
     el('div', { class: 'record-title' },
       el('a', { class: 'settings-link', href: '/settings', 'aria-label': t('record.settingsLink') }, icon('gear')),
       el('h1', {}, t('record.recording')),
