@@ -3,7 +3,7 @@
 // browsers fetch the new ones (the old cache is deleted when the new worker activates).
 // A unit test checks that this list and the files in Web/ agree.
 
-export const VERSION = 'waymark-shell-2026-11-24.7';
+export const VERSION = 'waymark-shell-2026-11-24.8';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */
@@ -29,6 +29,10 @@ export const SHELL_FILES = Object.freeze([
   '/app/pages/not-found.js',
   '/app/pages/photo.js',
   '/app/pages/upload.js',
+  '/app/pages/record.js',
+  '/app/pages/route.js',
+  '/app/pages/routes.js',
+  '/app/pages/settings.js',
   '/photos/browse.js',
   '/photos/format.js',
   '/photos/leaflet.js',
@@ -37,6 +41,21 @@ export const SHELL_FILES = Object.freeze([
   '/photos/tiles.js',
   '/photos/upload-queue.js',
   '/photos/uploads.js',
+  '/recorder/engine.js',
+  '/recorder/envelope.js',
+  '/recorder/keeper.js',
+  '/recorder/notices.js',
+  '/recorder/passphrase-rules.js',
+  '/recorder/route-queue.js',
+  '/recorder/routes.js',
+  '/recorder/ui/beep.js',
+  '/recorder/ui/connection.js',
+  '/recorder/ui/gauge.js',
+  '/recorder/ui/icons.js',
+  '/recorder/ui/live.js',
+  '/recorder/ui/qr.js',
+  '/recorder/ui/resume.js',
+  '/recorder/ui/wake-lock.js',
   '/i18n/de.json',
   '/i18n/en.json',
   '/icons/icon-192.png',
