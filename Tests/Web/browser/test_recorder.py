@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import RESULTS, messages
+from conftest import RESULTS, messages, wait_for_service_worker
 from recorder_flows import (PASSPHRASE, distance_text, hide_page_for, kept_route, payload_parts, read_qr, replay,
                             set_passphrase, start_recording, time_text, track_points, wait_for_new_qr)
 
@@ -309,3 +309,27 @@ def test_poor_accuracy_alert(phone_for):
     expect(alert).to_be_hidden()
     expect(page.locator(".phase-line")).to_have_text(m["record.phase.recording"])
     assert kept_route(page)["tracks"] == [2]
+
+
+def test_recording_goes_on_offline(phone_for):
+    """A walk without network: the recorder, opened once online, opens again offline (from the
+    service worker and the browser's cache), resumes the recording and draws its QR code."""
+    points = track_points(count=8)
+    phone = phone_for("en-US", geolocation={**points[0], "accuracy": 5})
+    page = phone.page
+    m = messages("en")
+    page.goto("/record")
+    set_passphrase(phone, "en")
+    start_recording(phone, "en")
+    expect(page.locator(".qr-code")).to_have_attribute("data-payload", re.compile(r"^\d+-[0-9A-Z]{12}$"))
+    wait_for_service_worker(page)
+    replay(phone, points[1:4])
+    phone.context.set_offline(True)
+    expect(page.locator("#offline")).to_be_visible()
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["record.recording"])
+    nonce = kept_route(page)["nonce"]
+    expect(page.locator(".qr-code")).to_have_attribute("data-payload", re.compile(r"^\d+-" + nonce + "$"))
+    replay(phone, points[4:8])
+    assert kept_route(page)["tracks"] == [4, 4]
+    phone.shot("offline-recording")
