@@ -38,34 +38,34 @@ struct Record: AsyncParsableCommand {
     func run() async throws {
         let store = try storeOptions.open()
         let settings = try await store.settings()
-        let secret = try await adoptPassphrase(store: store)
-        let seal: (Route) throws -> RouteUpload = { try RouteUpload.seal(route: $0, passphrase: secret) }
-        for route in try await store.unfinishedRoutes() {
-            let kept = try await store.finish(route, seal: seal)
-            print(kept ? "Route \(route.id) was left unfinished when the recorder stopped unexpectedly; its \(route.fixCount) saved fixes are now queued."
-                       : "Route \(route.id) was left unfinished without a single fix; it was removed.")
-        }
+        let secret = try await adoptPassphrase(store: store, options: passphrase, command: "record")
+        let seal = { (route: Route) in try RouteUpload.seal(route: route, passphrase: secret) }
+        try await recoverUnfinished(store: store, seal: seal)
 
         let session = try await RecordingSession(source: try source.source(), store: store, settings: settings)
-        let outcome = await record(session)
-        let route = await session.stop()
-        guard !route.tracks.isEmpty else {
-            _ = try await store.delete(route: session.routeID)
-            if case let .sourceFailed(reason) = outcome { Terminal.printError("error: \(reason)") }
+        let controller = RecordingController(session: session, timeLimit: stopAfter.map { .seconds($0) })
+        let end = await record(controller)
+        let outcome: RecordingOutcome
+        do {
+            outcome = try await controller.finish(after: end, seal: seal)
+        } catch {
+            Terminal.printError("error: \(RecorderWords.describe(error))")
+            throw ExitCode.failure
+        }
+        guard case let .queued(recorded) = outcome else {
+            if case let .sourceFailed(error) = end { Terminal.printError("error: \(RecorderWords.describe(error))") }
             Terminal.printError("Nothing was recorded: no fix arrived that was accurate enough (the threshold is \(Int(settings.accuracyThreshold)) m, see `waymark settings`).")
             throw ExitCode.failure
         }
-        switch outcome {
-        case let .sourceFailed(reason): Terminal.printError("The receiver failed: \(reason). What was recorded until then is kept.")
+        switch recorded.end {
+        case let .sourceFailed(error): Terminal.printError("The receiver failed: \(RecorderWords.describe(error)). What was recorded until then is kept.")
         case .sourceOver: print("The replay is over.")
         case .timeUp: print("Stopped after \(RecorderFormat.duration(stopAfter ?? 0)), as --stop-after asked.")
         case .stopped, .quit: break
         }
 
-        try await session.queue(seal(route))
-        let snapshot = await session.snapshot()
-        let fixes = route.tracks.reduce(0) { $0 + $1.fixes.count }
-        print("Route \(session.routeID) recorded: \(snapshot.distanceText) in \(snapshot.elapsedText), \(route.tracks.count) track\(route.tracks.count == 1 ? "" : "s"), \(fixes) fixes. It is encrypted and queued for upload.")
+        let tracks = recorded.route.tracks.count
+        print("Route \(recorded.routeID) recorded: \(recorded.snapshot.distanceText) in \(recorded.snapshot.elapsedText), \(tracks) track\(tracks == 1 ? "" : "s"), \(recorded.fixCount) fixes. It is encrypted and queued for upload.")
         guard service.isGiven else {
             print("No route service is configured (--server or WAYMARK_SERVER): `waymark routes sync` uploads it later.")
             return
@@ -73,112 +73,83 @@ struct Record: AsyncParsableCommand {
         try await uploadQueued(store: store, service: service, settings: settings, within: 60)
     }
 
-    /// Why the recording loop ended.
-    private enum Outcome {
-        case stopped, quit, timeUp, sourceOver, sourceFailed(String)
-    }
-
-    /// Runs the screen until the photographer stops, the time is up or the source ends.
-    private func record(_ session: RecordingSession) async -> Outcome {
+    /// Draws the recording and forwards keys and signals to the controller until the recording ends.
+    private func record(_ controller: RecordingController<ContinuousClock>) async -> RecordingEnd {
         let interactive = Terminal.stdoutIsTerminal && Terminal.stdinIsTerminal
+        let session = controller.session
         let display: RecorderDisplay = interactive ? FullScreen(routeID: session.routeID, source: session.sourceDescription) : StatusLines()
         defer { display.close() }
-        let inbox = CommandInbox()
         let reader = Task {
-            for await command in interactive ? RecorderInput.keys() : RecorderInput.lines() { inbox.push(command) }
+            for await command in interactive ? RecorderInput.keys() : RecorderInput.lines() { controller.send(command) }
         }
         defer { reader.cancel() }
         let signals = [SIGINT, SIGTERM, SIGHUP].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { inbox.push(.stop) }
+            source.setEventHandler { controller.send(.stop) }
             source.resume()
             return source
         }
         defer { signals.forEach { $0.cancel() } }
-
-        let clock = ContinuousClock()
-        let started = clock.now
-        var confirmingQuit = false
-        var alertUntil = started
-        while true {
-            for command in inbox.drain() {
-                if confirmingQuit {
-                    if case .yes = command { return .quit }
-                    confirmingQuit = false
-                    continue
-                }
-                switch command {
-                case .pause: await session.pause()
-                case .resume: await session.resume()
-                case .stop: return .stopped
-                case .units: await session.toggleUnits()
-                case .quit: confirmingQuit = true
-                case .yes, .no: break
-                }
-            }
-            if let stopAfter, clock.now - started >= .seconds(stopAfter) { return .timeUp }
-            switch await session.sourceEnd {
-            case .finished?: return .sourceOver
-            case let .failed(reason)?: return .sourceFailed(reason)
-            case nil: break
-            }
-            await session.flushIfDue()
-            if await session.alertDue() {
-                display.bell()
-                alertUntil = clock.now + .seconds(5)
-            }
-            let snapshot = await session.snapshot()
-            var message: String?
-            if clock.now < alertUntil {
-                message = "GPS accuracy has been poor for a while: fixes are being ignored. Move into the open sky."
-            } else if let problem = await session.saveProblem {
-                message = "Cannot save fixes: \(problem)"
-            }
-            display.show(snapshot, message: message, confirmingQuit: confirmingQuit)
-            try? await Task.sleep(for: .milliseconds(100))
+        return await controller.run { update in
+            if update.soundsAlert { display.bell() }
+            display.show(update)
         }
-    }
-
-    /// The passphrase, checked against the kept verifier or kept as the first (SCO-09, SCO-10).
-    private func adoptPassphrase(store: SQLiteRecordingStore) async throws -> String {
-        let secret: String
-        if try await store.passphraseVerifier() == nil && passphrase.isInteractive {
-            guard let first = Terminal.readSecret(prompt: "Choose the passphrase that encrypts your routes: "),
-                  let again = Terminal.readSecret(prompt: "Type it again: ") else { throw ExitCode.failure }
-            guard first == again else {
-                Terminal.printError("error: the two passphrases differ; nothing was kept. Run `waymark record` again.")
-                throw ExitCode.failure
-            }
-            secret = first
-        } else {
-            secret = try passphrase.provider()()
-        }
-        do {
-            if try await store.adopt(passphrase: secret) == .saved {
-                print("The passphrase is kept as an scrypt verifier: later recordings must use the same one.")
-            }
-        } catch {
-            Terminal.printError("error: \(error)")
-            throw ExitCode.failure
-        }
-        return secret
     }
 }
 
-/// Commands from the key reader and from signal handlers, drained by the screen loop.
-final class CommandInbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [RecorderCommand] = []
-
-    func push(_ command: RecorderCommand) {
-        lock.lock(); defer { lock.unlock() }
-        items.append(command)
+/// Asks for the passphrase (twice at a terminal when none is kept yet) and checks it against the
+/// kept one, or keeps it (SCO-09, SCO-10); prints why and exits non-zero when it cannot be used.
+func adoptPassphrase(store: SQLiteRecordingStore, options: PassphraseOptions, command: String) async throws -> String {
+    let secret: String, confirmation: String?
+    if options.isInteractive, try await !store.keepsPassphrase() {
+        guard let first = Terminal.readSecret(prompt: "Choose the passphrase that encrypts your routes: "),
+              let again = Terminal.readSecret(prompt: "Type it again: ") else { throw ExitCode.failure }
+        (secret, confirmation) = (first, again)
+    } else {
+        (secret, confirmation) = (try options.provider()(), nil)
     }
+    switch try await store.adopt(passphrase: secret, confirmation: confirmation) {
+    case .matched:
+        return secret
+    case .saved:
+        print("The passphrase is kept as an scrypt verifier: later recordings must use the same one.")
+        return secret
+    case .mismatch:
+        Terminal.printError("error: This passphrase does not match the one the recorder keeps. Type it again, or forget the kept one with `waymark settings --reset-passphrase` (routes recorded before keep the passphrase they were encrypted with).")
+    case .empty:
+        Terminal.printError("error: \(PassphraseError.empty)")
+    case .confirmationDiffers:
+        Terminal.printError("error: the two passphrases differ; nothing was kept. Run `waymark \(command)` again.")
+    }
+    throw ExitCode.failure
+}
 
-    func drain() -> [RecorderCommand] {
-        lock.lock(); defer { lock.unlock() }
-        defer { items = [] }
-        return items
+/// Finishes the routes a recorder left unfinished and says what became of each.
+func recoverUnfinished(store: SQLiteRecordingStore, seal: (Route) throws -> RouteUpload) async throws {
+    for recovered in try await store.recoverUnfinished(seal: seal) {
+        switch recovered {
+        case let .queued(route):
+            print("Route \(route.id) was left unfinished when the recorder stopped unexpectedly; its \(route.fixCount) saved fixes are now queued.")
+        case let .removed(route):
+            print("Route \(route.id) was left unfinished without a single fix; it was removed.")
+        }
+    }
+}
+
+/// The recorder library's errors in the terminal's words: where a flag or a command helps, it is named here.
+enum RecorderWords {
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? GPSDError, case let .unreachable(endpoint, reason) = error {
+            return "Cannot reach gpsd at \(endpoint) (\(reason)). Is gpsd running? Start it with `gpsd -N /dev/ttyUSB0` "
+                + "(the receiver's device: /dev/ttyACM0, /dev/ttyUSB0 or /dev/rfcomm0), or pass --gpsd HOST:PORT if it listens elsewhere."
+        }
+        if let error = error as? NMEASourceError, case let .busy(path) = error {
+            return "\(path) is in use by another program (gpsd? ModemManager?). Stop it, or record through gpsd with --gpsd instead."
+        }
+        if let error = error as? RecordingStoreError, case let .noSuchRoute(id) = error {
+            return "There is no recorded route \(id); `waymark routes list` shows them."
+        }
+        return String(describing: error)
     }
 }

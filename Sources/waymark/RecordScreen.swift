@@ -6,11 +6,7 @@ import Darwin
 import Foundation
 import WaymarkCore
 import WaymarkMedia
-
-/// What the photographer asks for while recording: keys on the full screen, lines on standard input otherwise.
-enum RecorderCommand: Sendable {
-    case pause, resume, stop, units, quit, yes, no
-}
+import WaymarkRecorder
 
 /// Commands read from standard input on a thread of their own (reads block).
 enum RecorderInput {
@@ -61,9 +57,18 @@ enum RecorderInput {
 
 /// How the recorder shows itself: a full screen on a terminal, status lines otherwise.
 protocol RecorderDisplay: AnyObject {
-    func show(_ snapshot: RecorderSnapshot, message: String?, confirmingQuit: Bool)
+    func show(_ update: RecordingUpdate)
     func bell()
     func close()
+}
+
+/// A notice in the terminal's words.
+private func noticeText(_ notice: RecordingNotice) -> String {
+    switch notice {
+    case .confirmingQuit: return "Stop recording and quit? The route is kept and queued. [y/n]"
+    case .poorAccuracy: return "GPS accuracy has been poor for a while: fixes are being ignored. Move into the open sky."
+    case let .cannotSave(error): return "Cannot save fixes: \(RecorderWords.describe(error))"
+    }
 }
 
 /// Plain status lines, one per QR code and one per change, for logs and pipes.
@@ -71,7 +76,9 @@ final class StatusLines: RecorderDisplay {
     private var lastKey = ""
     private var lastQR = 0
 
-    func show(_ snapshot: RecorderSnapshot, message: String?, confirmingQuit: Bool) {
+    func show(_ update: RecordingUpdate) {
+        let snapshot = update.snapshot
+        let message = update.notice.map(noticeText)
         let key = "\(snapshot.phase) \(snapshot.status) \(snapshot.lastIgnored.map { "\($0)" } ?? "") \(message ?? "")"
         guard snapshot.qr.payload.time != lastQR || key != lastKey else { return }
         lastKey = key
@@ -118,7 +125,8 @@ final class FullScreen: RecorderDisplay {
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")  // alternate screen, hide the cursor
     }
 
-    func show(_ snapshot: RecorderSnapshot, message: String?, confirmingQuit: Bool) {
+    func show(_ update: RecordingUpdate) {
+        let snapshot = update.snapshot
         let (columns, rows) = Self.size()
         var lines: [String] = []
         let status = "GPS \(Self.colour(snapshot.status))●\u{1B}[0m \(statusText(snapshot))"
@@ -145,10 +153,13 @@ final class FullScreen: RecorderDisplay {
         lines.append(indent + gauge + String(format: " %2d s", Int(left.rounded(.up))))
         lines.append(String(repeating: " ", count: max(0, (columns - text.count) / 2)) + text)
         lines.append("")
-        if confirmingQuit {
-            lines.append(" \u{1B}[1mStop recording and quit? The route is kept and queued. [y/n]\u{1B}[0m")
-        } else {
-            lines.append(" " + (message ?? snapshot.lastIgnored.map { "Last fix ignored: \($0)." } ?? phaseText(snapshot.phase)))
+        switch update.notice {
+        case let notice? where notice.isConfirmingQuit:
+            lines.append(" \u{1B}[1m\(noticeText(notice))\u{1B}[0m")
+        case let notice?:
+            lines.append(" " + noticeText(notice))
+        case nil:
+            lines.append(" " + (snapshot.lastIgnored.map { "Last fix ignored: \($0)." } ?? phaseText(snapshot.phase)))
         }
         let keys = snapshot.phase == .paused ? "[r] resume" : "[p] pause"
         lines.append(" \u{1B}[2m\(keys)  [s] stop  [u] units  [q] quit\u{1B}[0m")
@@ -238,4 +249,11 @@ private func statusText(_ snapshot: RecorderSnapshot) -> String {
     }
     guard let accuracy = snapshot.lastAccuracy, snapshot.status != .none else { return level }
     return "\(level) ±\(Int(accuracy.rounded())) m"
+}
+
+private extension RecordingNotice {
+    var isConfirmingQuit: Bool {
+        if case .confirmingQuit = self { return true }
+        return false
+    }
 }

@@ -132,13 +132,10 @@ extension Routes {
 
         func run() async throws {
             let store = try storeOptions.open()
-            let unfinished = try await store.unfinishedRoutes()
-            if !unfinished.isEmpty {
-                let secret = try passphrase.provider()()
-                _ = try await store.adopt(passphrase: secret)
-                for route in unfinished where try await store.finish(route, seal: { try RouteUpload.seal(route: $0, passphrase: secret) }) {
-                    print("Route \(route.id) was left unfinished by a recorder; its \(route.fixCount) saved fixes are now queued.")
-                }
+            // The passphrase is asked only when a route needs sealing: the same recovery as `waymark record`'s.
+            if try await !store.unfinishedRoutes().isEmpty {
+                let secret = try await adoptPassphrase(store: store, options: passphrase, command: "routes sync")
+                try await recoverUnfinished(store: store) { try RouteUpload.seal(route: $0, passphrase: secret) }
             }
             try await uploadQueued(store: store, service: service, settings: try await store.settings(), within: timeout)
         }

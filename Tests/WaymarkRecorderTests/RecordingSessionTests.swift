@@ -90,8 +90,8 @@ struct PassphraseAdoptionTests {
         let store = try SQLiteRecordingStore.inMemory()
         #expect(try await store.adopt(passphrase: "correct horse", cost: 1024) == .saved)
         #expect(try await store.adopt(passphrase: "correct horse", cost: 1024) == .matched)
-        await #expect(throws: PassphraseMismatch.self) { try await store.adopt(passphrase: "correct horse ", cost: 1024) }
-        await #expect(throws: PassphraseError.self) { try await store.adopt(passphrase: "   ", cost: 1024) }
+        #expect(try await store.adopt(passphrase: "correct horse ", cost: 1024) == .mismatch)
+        #expect(try await store.adopt(passphrase: "   ", cost: 1024) == .empty)
         try await store.save(nil as PassphraseVerifier?)
         #expect(try await store.adopt(passphrase: "battery staple", cost: 1024) == .saved, "after a reset the next passphrase is kept")
     }

@@ -11,8 +11,8 @@ public actor RecordingSession {
     public enum SourceEnd: Sendable {
         /// The source is over (a replay or a file reached its end).
         case finished
-        /// The source failed for good; the message says what to check.
-        case failed(String)
+        /// The source failed for good; the error says what to check (shells word it).
+        case failed(any Error)
     }
 
     /// The local id of the route being recorded.
@@ -28,7 +28,7 @@ public actor RecordingSession {
     private var feed: Task<Void, Never>?
     private var pending: [(track: Int, fix: Fix)] = []
     private var lastFlush: Double
-    private var flushError: String?
+    private var flushError: (any Error)?
     private var end: SourceEnd?
 
     /// Starts a new route in the store and starts listening to the source (SRR-02).
@@ -58,7 +58,7 @@ public actor RecordingSession {
     public var sourceEnd: SourceEnd? { end }
 
     /// Why the last save of fixes failed, if it did; the fixes stay in memory and are retried.
-    public var saveProblem: String? { flushError }
+    public var saveProblem: (any Error)? { flushError }
 
     /// Pauses (SRR-15): the receiver is released and the elapsed time stops.
     public func pause() async {
@@ -89,10 +89,19 @@ public actor RecordingSession {
         return route
     }
 
+    /// Removes the stopped route from the store: nothing worth keeping was recorded.
+    public func discard() async throws {
+        feed?.cancel()
+        feed = nil
+        pending = []
+        flushError = nil
+        _ = try await store.delete(route: routeID)
+    }
+
     /// Queues the stopped route for upload with what its upload sends (SRR-17, SRR-18).
     public func queue(_ upload: RouteUpload) async throws {
         await flush()
-        if let flushError { throw RecordingSessionError.cannotSave(flushError) }
+        if let flushError { throw RecordingSessionError.cannotSave(String(describing: flushError)) }
         try await store.queue(route: routeID, upload: upload, distance: engine.distance, duration: engine.elapsed(at: clock.now()))
     }
 
@@ -115,7 +124,7 @@ public actor RecordingSession {
             } catch is CancellationError {
                 return
             } catch {
-                await self?.sourceEnded(Task.isCancelled ? nil : .failed(String(describing: error)))
+                await self?.sourceEnded(Task.isCancelled ? nil : .failed(error))
             }
         }
     }
@@ -153,7 +162,7 @@ public actor RecordingSession {
         } catch {
             // Keep what was not saved, in order; the next flush tries again.
             pending = Array(batch[saved...]) + pending
-            flushError = String(describing: error)
+            flushError = error
         }
     }
 }

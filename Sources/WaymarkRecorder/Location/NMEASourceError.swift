@@ -28,7 +28,7 @@ public enum NMEASourceError: Error, CustomStringConvertible, Sendable, Equatable
             "Permission denied opening \(path). Serial receivers belong to the `dialout` group: run "
                 + "`sudo usermod -aG dialout $USER`, then log out and in again (for a file, check its permissions)."
         case .busy(let path):
-            "\(path) is in use by another program (gpsd? ModemManager?). Stop it, or record through gpsd with --gpsd instead."
+            "\(path) is in use by another program (gpsd? ModemManager?). Stop it, or record through gpsd instead."
         case .unsupportedKind(let path, let kind):
             "\(path) is \(kind), not a receiver or an NMEA log. Give a serial device such as /dev/ttyACM0, a FIFO, or an NMEA log file."
         case .notNMEA(let path):

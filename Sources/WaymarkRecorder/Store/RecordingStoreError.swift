@@ -23,7 +23,7 @@ public enum RecordingStoreError: Error, Equatable, CustomStringConvertible {
         case let .failed(path, operation, reason):
             return "The recorder's store at \(path) could not \(operation): \(reason). Check free disk space and that the file is still there and writable; nothing was half-written."
         case let .noSuchRoute(id):
-            return "There is no route \(id) in the recorder's store; `waymark routes list` shows the routes there are."
+            return "There is no route \(id) in the recorder's store: it was deleted, or never recorded here."
         case let .wrongState(id, state, operation):
             return "Route \(id) is \(state.rawValue), so it cannot \(operation)."
         }

@@ -32,7 +32,7 @@ public struct UploadReport: Sendable, Equatable {
             case let .waitingForNetwork(reason):
                 return "Nothing was sent: \(reason)."
             case let .refused(reason):
-                return "Stopped: \(reason) Every route stays queued; fix the key and run `waymark routes sync` again."
+                return "Stopped: \(reason) Every route stays queued; fix the key, then upload again."
             case let .storeFailed(reason):
                 return "Stopped: \(reason)"
             case .cancelled:
