@@ -62,3 +62,14 @@ export const SHELL_FILES = Object.freeze([
   '/icons/icon-512.png',
   '/icons/maskable-512.png',
 ]);
+
+/**
+ * The browser libraries the server serves from the system's packages under /vendor/ (DESIGN §3.8)
+ * that the offline parts need: the QR code of a recording, and Leaflet for a route's map.
+ * Cached when the server has them; not part of Web/.
+ */
+export const VENDOR_FILES = Object.freeze([
+  '/vendor/qrcode-generator/qrcode.js',
+  '/vendor/leaflet/leaflet.esm.js',
+  '/vendor/leaflet/leaflet.css',
+]);

@@ -2,7 +2,7 @@
 // serves it from there, so the app opens without a network. Pages are answered from the
 // network first and from the cached shell when offline; the API is never cached. Background
 // Sync (where the browser has it) wakes it to upload the recorder's queued routes with no page open.
-import { VERSION, CACHE_PREFIX, SHELL_FILES } from './shell.js';
+import { VERSION, CACHE_PREFIX, SHELL_FILES, VENDOR_FILES } from './shell.js';
 import { ROUTE_SYNC_TAG, syncNow } from '../recorder/routes.js';
 
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
@@ -10,7 +10,12 @@ const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (
 worker.addEventListener('install', (event) => {
   event.waitUntil(
     caches.open(VERSION)
-      .then((cache) => cache.addAll(SHELL_FILES.map((path) => new Request(path, { cache: 'reload' }))))
+      .then(async (cache) => {
+        await cache.addAll(SHELL_FILES.map((path) => new Request(path, { cache: 'reload' })));
+        // The system's browser libraries may be missing on a server (`--web-vendor`): each is kept
+        // when it is there, and the app installs without it (the page then says what is missing).
+        await Promise.all(VENDOR_FILES.map((path) => cache.add(new Request(path, { cache: 'reload' })).catch(() => undefined)));
+      })
       .then(() => worker.skipWaiting()),
   );
 });
