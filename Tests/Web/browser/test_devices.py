@@ -15,7 +15,11 @@ def test_add_a_device_see_the_secret_once_and_revoke_it(phone):
     page.goto("/account")
     assert sign_up(phone, "en", username("frank"), "correct horse battery", "Frank").status == 201
     devices = page.get_by_role("region", name=M["devices.heading"])
-    expect(devices.get_by_role("listitem")).to_have_text([M["devices.empty"]])
+    # Signing in gave this browser's recorder its own key for the route API (DESIGN §3.5).
+    expect(devices.get_by_role("listitem")).to_have_count(1)
+    recorder_key = page.evaluate("import('/recorder/keeper.js').then((keeper) => keeper.deviceKey())")
+    assert recorder_key and recorder_key["key"].startswith("wmk_"), recorder_key
+    expect(devices.get_by_role("listitem")).to_contain_text([re.compile(r"^Waymark web recorder \(.+\)Key: " + recorder_key["key"])])
 
     # A name is needed: the server's rule, in the page's words.
     with page.expect_response(lambda r: r.url.endswith("/api/v1/keys") and r.request.method == "POST") as answer:
@@ -62,7 +66,8 @@ def test_add_a_device_see_the_secret_once_and_revoke_it(phone):
     with page.expect_response(lambda r: "/api/v1/keys/" in r.url and r.request.method == "DELETE") as answer:
         page.get_by_role("dialog").get_by_role("button", name=M["devices.confirm.yes"]).click()
     assert answer.value.status == 204
-    expect(devices.get_by_role("listitem")).to_have_text([M["devices.empty"]])
+    expect(devices.get_by_role("listitem")).to_have_count(1)
+    expect(item).to_have_count(0)
     expect(page.get_by_role("status")).to_have_text(M["status.keyRevoked"].replace("{name}", "Pixel 8"))
-    assert page.request.get("/api/v1/keys").json()["items"] == []
+    assert [key["key"] for key in page.request.get("/api/v1/keys").json()["items"]] == [recorder_key["key"]]
     phone.shot("4-revoked")

@@ -5,6 +5,8 @@ import { el, uniqueId } from '../dom.js';
 import { api, ApiError } from '../api.js';
 import { describeError } from '../errors.js';
 import { currentUser, setUser } from '../session.js';
+import { ensureDeviceKey } from '../../recorder/keeper.js';
+import { syncNow } from '../../recorder/routes.js';
 import { announce } from '../status.js';
 
 /** @typedef {import('../session.js').User} User */
@@ -30,6 +32,18 @@ export async function render(root, context) {
 
 // ---- Signed out ----
 
+/**
+ * At sign-in the phone recorder gets its device key for the route API (DESIGN §3.5), before the
+ * Devices list is drawn, and routes recorded while signed out start uploading.
+ */
+async function readyToSendRoutes() {
+  try {
+    if (await ensureDeviceKey()) void syncNow();
+  } catch (error) {
+    console.warn('Waymark: no device key for the recorder yet:', error);
+  }
+}
+
 /** @param {PageContext} context */
 function signedOut(context) {
   const signInForm = form('sign-in-form', 'account.signIn.submit',
@@ -38,6 +52,7 @@ function signedOut(context) {
   onSubmit(signInForm, async (values) => {
     const answer = await api.post('/api/v1/sessions', { username: values.username, password: values.password });
     setUser(answer.user);
+    await readyToSendRoutes();
     announce(t('status.signedIn', { name: answer.user.displayName || answer.user.username }));
     context.refresh();
   });
@@ -54,6 +69,7 @@ function signedOut(context) {
     if (values.email.trim()) body.email = values.email.trim();
     const answer = await api.post('/api/v1/accounts', body);
     setUser(answer.user);
+    await readyToSendRoutes();
     announce(t('status.accountCreated', { name: answer.user.displayName || answer.user.username }));
     context.refresh();
   });
