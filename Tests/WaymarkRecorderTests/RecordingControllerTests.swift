@@ -68,16 +68,23 @@ struct ControllerRig {
         }
     }
 
-    /// Moves time on by one tick and waits (10 s at most) for the recording to end.
+    /// Moves time on by one tick and waits for the recording to end.
     func end() async throws -> RecordingEnd {
         clock.advance(by: .milliseconds(100))
+        return try await ended()
+    }
+
+    /// The end of the recording; after 10 s (real time) the run is cancelled and the test fails.
+    func ended() async throws -> RecordingEnd {
         let running = running
-        do {
-            return try await withTimeout(10, waitingFor: "the recording to end") { await running.value }
-        } catch {
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(10))
             running.cancel()
-            throw error
         }
+        let end = await running.value
+        watchdog.cancel()
+        if (try? await watchdog.value) != nil { throw TimeoutError(what: "the recording to end") }
+        return end
     }
 
     /// Sends a fix stamped now and waits until the session has it.
@@ -266,7 +273,7 @@ struct RecordingControllerTests {
         let rig = try await ControllerRig()
         try await rig.fix(45.0)
         rig.running.cancel()
-        guard case .stopped = try await withTimeout(10, waitingFor: "the cancelled run", { await rig.running.value }) else { Issue.record("a cancelled run ends as stopped"); return }
+        guard case .stopped = try await rig.ended() else { Issue.record("a cancelled run ends as stopped"); return }
     }
 }
 
