@@ -33,7 +33,7 @@ struct Settings: AsyncParsableCommand {
     func run() async throws {
         let store = try storeOptions.open()
         if resetPassphrase {
-            guard try await store.passphraseVerifier() != nil else { return print("No passphrase is kept; the next `waymark record` asks for one.") }
+            guard try await store.keepsPassphrase() else { return print("No passphrase is kept; the next `waymark record` asks for one.") }
             guard yes || confirm("Forget the kept passphrase? Routes already recorded stay encrypted with it. [y/N] ") else {
                 Terminal.printError(Terminal.stdinIsTerminal ? "The passphrase is kept." : "The passphrase is kept: confirm with --yes when not at a terminal.")
                 throw ExitCode.failure
@@ -49,7 +49,7 @@ struct Settings: AsyncParsableCommand {
         settings.units = units ?? settings.units
         try await store.save(settings)
         if json { return try printJSON(settings) }
-        let kept = try await store.passphraseVerifier() != nil
+        let kept = try await store.keepsPassphrase()
         print("""
         Accuracy threshold  \(RecorderFormat.distance(settings.accuracyThreshold, units: .metric))
         Alert delay         \(RecorderFormat.duration(settings.alertDelay))

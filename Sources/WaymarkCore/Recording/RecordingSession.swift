@@ -2,8 +2,9 @@ import Foundation
 
 /// One recording, running: the engine fed by a location source, its fixes saved as they come.
 ///
-/// Shells (the terminal recorder, later the web and iOS ones) create a session, draw its
-/// ``snapshot()`` a few times a second and forward the photographer's buttons to it. The session
+/// Shells (the terminal recorder, later the web and iOS ones) create a session and hand it to
+/// WaymarkRecorder's `RecordingController`, which forwards the photographer's commands to it,
+/// ends it and queues its route; the shell draws the controller's updates. The session
 /// saves accepted fixes to the store at most `flushInterval` seconds after they arrive, so a
 /// crash or power cut loses no more than that.
 public actor RecordingSession {
