@@ -58,7 +58,7 @@ struct Record: AsyncParsableCommand {
             throw ExitCode.failure
         }
         switch recorded.end {
-        case let .sourceFailed(error): Terminal.printError("The receiver failed: \(RecorderWords.describe(error)). What was recorded until then is kept.")
+        case let .sourceFailed(error): Terminal.printError("The receiver failed: \(RecorderWords.sentence(error)) What was recorded until then is kept.")
         case .sourceOver: print("The replay is over.")
         case .timeUp: print("Stopped after \(RecorderFormat.duration(stopAfter ?? 0)), as --stop-after asked.")
         case .stopped, .quit: break
@@ -151,5 +151,11 @@ enum RecorderWords {
             return "There is no recorded route \(id); `waymark routes list` shows them."
         }
         return String(describing: error)
+    }
+
+    /// ``describe(_:)`` ending with a full stop, to be followed by another sentence.
+    static func sentence(_ error: any Error) -> String {
+        let text = describe(error)
+        return [".", "?", "!"].contains(text.last) ? text : text + "."
     }
 }
