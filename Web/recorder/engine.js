@@ -46,10 +46,11 @@
  * @typedef {{nonce: string, qrPeriod: number, tracks: Fix[][]}} Route
  */
 /**
- * The whole engine as plain data (structured-clone-able), for IndexedDB; `at` is the last instant
- * the engine was told of, against which its uptimes are measured.
- * @typedef {{version: 1, settings: Settings, nonce: string, sourceIsLive: boolean, phase: Phase, tracks: Fix[][],
- *   distance: number, elapsedBefore: number, runningSince: number | null, trackOpen: boolean,
+ * The engine as plain data (structured-clone-able), for IndexedDB, without its tracks: those are
+ * saved fix by fix as they are accepted, so the state stays small however long the recording is.
+ * `at` is the last instant the engine was told of, against which its uptimes are measured.
+ * @typedef {{version: 2, settings: Settings, nonce: string, sourceIsLive: boolean, phase: Phase,
+ *   elapsedBefore: number, runningSince: number | null, trackOpen: boolean,
  *   lastAccepted: {fix: Fix, at: Instant} | null, lastEvent: {event: LocationEvent, uptime: number} | null,
  *   lastIgnored: Ignored | null, clockSamples: number[], nextAlert: number,
  *   timeStreak: {fix: Fix, at: Instant, count: number} | null, at: Instant}} EngineState
@@ -424,13 +425,14 @@ export class RecorderEngine {
   }
 
   /**
-   * The whole engine as plain data, to keep in IndexedDB while recording.
+   * The engine as plain data, to keep in IndexedDB while recording; its tracks are not in it (the
+   * page saves each accepted fix as it comes, and gives them back to `fromState`).
    * @returns {EngineState}
    */
   toState() {
     return structuredClone({
-      version: /** @type {1} */ (1), settings: this.settings, nonce: this.nonce, sourceIsLive: this.sourceIsLive,
-      phase: this.phase, tracks: this.tracks, distance: this.distance, elapsedBefore: this.elapsedBefore,
+      version: /** @type {2} */ (2), settings: this.settings, nonce: this.nonce, sourceIsLive: this.sourceIsLive,
+      phase: this.phase, elapsedBefore: this.elapsedBefore,
       runningSince: this.runningSince, trackOpen: this.trackOpen, lastAccepted: this.lastAccepted,
       lastEvent: this.lastEvent, lastIgnored: this.lastIgnored, clockSamples: this.clockSamples,
       nextAlert: this.nextAlert, timeStreak: this.timeStreak, at: this.lastInstant,
@@ -445,13 +447,21 @@ export class RecorderEngine {
    * time the page was closed is not counted (nobody measured it). A running recording runs on
    * from `instant` and its next acceptable fix starts a new track, as after `breakTrack`; a paused
    * one stays paused, a stopped one stopped.
+   *
+   * The tracks are the fixes saved as they were accepted. They may hold a fix or two more than the
+   * state knew of (saved in the second before the page closed): the distance is summed again from
+   * them, and the fix checks go on from their last fix.
    * @param {EngineState} state
    * @param {Instant} instant
+   * @param {Fix[][]} tracks the saved fixes per track, in order
    * @returns {RecorderEngine}
    */
-  static fromState(state, instant) {
-    if (state === null || typeof state !== 'object' || state.version !== 1) {
-      throw new TypeError('not a recorder engine state of version 1');
+  static fromState(state, instant, tracks) {
+    if (state === null || typeof state !== 'object' || state.version !== 2) {
+      throw new TypeError('not a recorder engine state of version 2');
+    }
+    if (!Array.isArray(tracks) || !tracks.every((track) => Array.isArray(track) && track.length > 0)) {
+      throw new TypeError('the saved tracks must be a list of non-empty lists of fixes');
     }
     const s = structuredClone(state);
     const shift = instant.uptime - s.at.uptime;
@@ -459,13 +469,18 @@ export class RecorderEngine {
     const moved = (at) => ({ uptime: at.uptime + shift, wall: at.wall });
     const engine = new RecorderEngine({ settings: s.settings, nonce: s.nonce, sourceIsLive: s.sourceIsLive, start: instant });
     engine.phase = s.phase;
-    engine.tracks = s.tracks;
-    engine.distance = s.distance;
+    engine.tracks = structuredClone(tracks);
+    engine.distance = tracks.reduce((sum, track) => sum + trackLength(track), 0);
     const running = s.runningSince !== null;
     engine.elapsedBefore = running ? s.elapsedBefore + Math.max(0, s.at.uptime - s.runningSince) : s.elapsedBefore;
     engine.runningSince = running ? instant.uptime : null;
     engine.trackOpen = s.trackOpen;
     engine.lastAccepted = s.lastAccepted && { fix: s.lastAccepted.fix, at: moved(s.lastAccepted.at) };
+    const lastSaved = tracks.at(-1)?.at(-1);
+    if (lastSaved && (!engine.lastAccepted || lastSaved.time > engine.lastAccepted.fix.time)) {
+      // Accepted after the state was saved: it arrived no later than the last instant known.
+      engine.lastAccepted = { fix: structuredClone(lastSaved), at: moved(s.at) };
+    }
     engine.lastEvent = s.lastEvent && { event: s.lastEvent.event, uptime: s.lastEvent.uptime + shift };
     engine.lastIgnored = s.lastIgnored;
     engine.clockSamples = s.clockSamples;
@@ -475,6 +490,19 @@ export class RecorderEngine {
     engine.breakTrack(instant);
     return engine;
   }
+}
+
+/**
+ * Metres along one track, summed fix to fix as the engine sums them while recording.
+ * @param {Fix[]} track
+ */
+function trackLength(track) {
+  let metres = 0;
+  for (let index = 1; index < track.length; index++) {
+    const step = geodesicDistance(track[index - 1], track[index]);
+    if (Number.isFinite(step)) metres += step;
+  }
+  return metres;
 }
 
 /**

@@ -13,6 +13,12 @@ from conftest import RESULTS, messages, wait_for_service_worker
 from recorder_flows import (PASSPHRASE, distance_text, hide_page_for, kept_route, payload_parts, read_qr, replay,
                             set_passphrase, start_recording, time_text, track_points, wait_for_new_qr)
 
+UNITS_KEPT = """async () => {
+  const routes = await import('/recorder/routes.js');
+  const route = await routes.unfinishedRoute();
+  return route && route.engine ? route.engine.settings.units : null;
+}"""
+
 
 def test_record_pause_resume_reload_stop(phone_for):
     points = track_points(count=24)
@@ -87,6 +93,12 @@ def test_record_pause_resume_reload_stop(phone_for):
     # Reload mid-recording: no passphrase again, the recording goes on with every saved fix,
     # and the next fix starts a new track.
     shown_distance = distance_text(page)
+    # The tap's save is written within moments; a reload in the same instant could lose it (a
+    # closed tab may lose the last second), which is not what this step is about.
+    deadline = time.monotonic() + 5
+    while page.evaluate(UNITS_KEPT) != "metric":
+        assert time.monotonic() < deadline, "the units chosen were not saved"
+        page.wait_for_timeout(50)
     page.reload()
     expect(page.get_by_role("heading", level=1)).to_have_text(m["record.recording"])
     expect(page.locator(".distance-value")).to_have_text(shown_distance)

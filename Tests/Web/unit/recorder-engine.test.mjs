@@ -13,19 +13,26 @@ const before = (s) => ({ uptime: 5000 + s, wall: WALL + s });
 const after = (s) => ({ uptime: s - 100, wall: WALL + s });
 const fix = (s, latitude = 48.85, accuracy = 5) => ({ latitude, longitude: 2.35, altitude: 35, accuracy, time: WALL + s });
 
-/** A live recording: two fixes 100 m apart, a clock 2 s slow, shown on screen until 90 s, saved. */
-function recordingSavedAt90(settings = {}) {
+/**
+ * What a page keeps of `engine` (its state, through JSON: IndexedDB's structured clone is no
+ * looser) and the fixes it saved one by one, continued by a reloaded page at `instant`.
+ */
+function reload(engine, instant, tracks = engine.tracks) {
+  return RecorderEngine.fromState(JSON.parse(JSON.stringify(engine.toState())), instant, structuredClone(tracks));
+}
+
+/** A live recording: two fixes 100 m apart, a clock 2 s slow, shown on screen until 90 s. */
+function recordingAt90(settings = {}) {
   const engine = new RecorderEngine({ settings, nonce: '2OANEZK7Q1XD', sourceIsLive: true, start: before(0) });
   engine.handle({ fix: fix(10) }, { uptime: 5010, wall: WALL + 8 });
   engine.handle({ fix: fix(11, 48.8509) }, { uptime: 5011, wall: WALL + 9 });
   engine.toggleUnits();
   engine.snapshot(before(90));
-  // IndexedDB keeps a structured clone; JSON is stricter still.
-  return JSON.parse(JSON.stringify(engine.toState()));
+  return engine;
 }
 
 test('a reload continues the recording: tracks, distance, units, nonce and clock correction are kept', () => {
-  const engine = RecorderEngine.fromState(recordingSavedAt90(), after(100));
+  const engine = reload(recordingAt90(), after(100));
   const shown = engine.snapshot(after(100));
   assert.equal(engine.nonce, '2OANEZK7Q1XD');
   assert.equal(engine.settings.units, 'imperial');
@@ -38,13 +45,13 @@ test('a reload continues the recording: tracks, distance, units, nonce and clock
 });
 
 test('after a reload the elapsed time runs on from what was recorded; the seconds the page was closed are not counted', () => {
-  const engine = RecorderEngine.fromState(recordingSavedAt90(), after(100));
+  const engine = reload(recordingAt90(), after(100));
   assert.equal(engine.elapsed(after(100)), 90);
   assert.equal(engine.snapshot(after(165)).elapsedText, '2 min 35 s');
 });
 
 test('after a reload the next fix starts a new track, and no distance bridges the time the page was closed', () => {
-  const engine = RecorderEngine.fromState(recordingSavedAt90(), after(100));
+  const engine = reload(recordingAt90(), after(100));
   engine.toggleUnits(); // back to metres
   const shown = engine.snapshot(after(100));
   assert.equal(shown.phase, 'waitingForFix');
@@ -55,7 +62,7 @@ test('after a reload the next fix starts a new track, and no distance bridges th
 });
 
 test('after a reload the fix checks still know the last fix: a repeat is a duplicate, an hour ahead is a jump', () => {
-  const engine = RecorderEngine.fromState(recordingSavedAt90(), after(100));
+  const engine = reload(recordingAt90(), after(100));
   assert.deepEqual(engine.handle({ fix: fix(11, 48.8509) }, after(100)), { ignored: { reason: 'duplicate' } });
   assert.deepEqual(engine.handle({ fix: fix(9) }, after(100)), { ignored: { reason: 'outOfOrder' } });
   assert.deepEqual(engine.handle({ fix: fix(100 + 3700) }, after(101)), { ignored: { reason: 'timeJump' } });
@@ -68,7 +75,7 @@ test('after a reload the alert keeps its rhythm, the time the page was closed no
   const engine = new RecorderEngine({ nonce: 'N', sourceIsLive: true, start: before(0) });
   engine.handle({ fix: fix(11) }, before(11));
   engine.snapshot(before(20));
-  const reloaded = RecorderEngine.fromState(engine.toState(), after(30));
+  const reloaded = reload(engine, after(30));
   assert.equal(reloaded.alertDue(after(50.9)), false);
   assert.equal(reloaded.alertDue(after(51)), true);
   assert.equal(reloaded.alertDue(after(80)), false);
@@ -79,7 +86,7 @@ test('a paused recording stays paused after a reload, with its elapsed time froz
   const engine = new RecorderEngine({ nonce: 'N', sourceIsLive: false, start: before(0) });
   engine.handle({ fix: fix(1) }, before(1));
   engine.pause(before(40));
-  const reloaded = RecorderEngine.fromState(structuredClone(engine.toState()), after(300));
+  const reloaded = reload(engine, after(300));
   assert.equal(reloaded.phase, 'paused');
   assert.equal(reloaded.elapsed(after(400)), 40);
   assert.deepEqual(reloaded.handle({ fix: fix(401) }, after(401)), { ignored: { reason: 'paused' } });
@@ -93,7 +100,7 @@ test('a stopped recording stays stopped after a reload and gives the same route'
   const engine = new RecorderEngine({ settings: { qrPeriod: 10 }, nonce: 'N', sourceIsLive: false, start: before(0) });
   engine.handle({ fix: fix(1) }, before(1));
   const route = engine.stop(before(5));
-  const reloaded = RecorderEngine.fromState(engine.toState(), after(200));
+  const reloaded = reload(engine, after(200));
   assert.equal(reloaded.phase, 'stopped');
   assert.deepEqual(reloaded.stop(after(201)), route);
   assert.equal(reloaded.elapsed(after(300)), 5);
@@ -102,24 +109,42 @@ test('a stopped recording stays stopped after a reload and gives the same route'
 test('a reload before any fix waits for the first one, with the clock running', () => {
   const engine = new RecorderEngine({ nonce: 'N', sourceIsLive: true, start: before(0) });
   engine.snapshot(before(30));
-  const reloaded = RecorderEngine.fromState(engine.toState(), after(100));
+  const reloaded = reload(engine, after(100));
   assert.equal(reloaded.phase, 'waitingForFix');
   assert.equal(reloaded.elapsed(after(110)), 40);
   assert.deepEqual(reloaded.handle({ fix: fix(111) }, after(111)), { accepted: { track: 0, startsTrack: true } });
 });
 
-test('the state is plain data, and the saved engine is not changed by the one that continues it', () => {
-  const state = recordingSavedAt90();
+test('the state is plain data without the tracks, and the saved engine is not changed by the one that continues it', () => {
+  const engine = recordingAt90();
+  const state = engine.toState();
+  assert.equal('tracks' in state, false, 'the fixes are saved one by one, not again every second');
   const copy = structuredClone(state);
-  const engine = RecorderEngine.fromState(state, after(100));
-  engine.handle({ fix: fix(101, 48.86) }, after(101));
+  const tracks = structuredClone(engine.tracks);
+  const continued = RecorderEngine.fromState(state, after(100), tracks);
+  continued.handle({ fix: fix(101, 48.86) }, after(101));
   assert.deepEqual(state, copy);
-  assert.deepEqual(Object.keys(state).sort(), Object.keys(engine.toState()).sort());
+  assert.deepEqual(tracks, [[fix(10), fix(11, 48.8509)]]);
+  assert.deepEqual(Object.keys(state).sort(), Object.keys(continued.toState()).sort());
+});
+
+test('a fix saved after the last state (the page closed within the second) is kept: distance and fix checks go on from it', () => {
+  const engine = recordingAt90();
+  const state = JSON.parse(JSON.stringify(engine.toState()));
+  const saved = [[fix(10), fix(11, 48.8509), fix(12, 48.8518)]];
+  const continued = RecorderEngine.fromState(state, after(100), saved);
+  assert.equal(continued.snapshot(after(100)).fixCount, 3);
+  assert.equal(continued.snapshot(after(100)).distanceText, '219 yd');
+  assert.deepEqual(continued.handle({ fix: fix(12, 48.8518) }, after(100)), { ignored: { reason: 'duplicate' } });
 });
 
 test('a state that is not an engine\'s is refused by name', () => {
-  for (const bad of [null, {}, { version: 2 }, 'state']) {
-    assert.throws(() => RecorderEngine.fromState(/** @type {any} */ (bad), after(0)), TypeError);
+  for (const bad of [null, {}, { version: 1 }, 'state']) {
+    assert.throws(() => RecorderEngine.fromState(/** @type {any} */ (bad), after(0), []), TypeError);
+  }
+  const state = recordingAt90().toState();
+  for (const tracks of [undefined, null, [[]], [null], 'tracks']) {
+    assert.throws(() => RecorderEngine.fromState(state, after(0), /** @type {any} */ (tracks)), TypeError);
   }
 });
 

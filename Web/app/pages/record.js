@@ -44,6 +44,13 @@ const PHASE_KEYS = {
  * @type {LiveRecording | null}
  */
 let live = null;
+/**
+ * A Start that is still beginning its route. The page may be drawn again meanwhile (a language
+ * switch, the app coming to the front): that drawing waits for it and shows the recording, and
+ * no second Start can begin another route.
+ * @type {Promise<void> | null}
+ */
+let starting = null;
 
 /**
  * @param {HTMLElement} root
@@ -71,14 +78,19 @@ export async function render(root, context) {
  * @returns {Promise<() => void>} what to do when the page is left
  */
 async function recorder(root, context) {
-  const unfinished = await routes.unfinishedRoute();
+  if (starting) await starting;
+  let unfinished = await routes.unfinishedRoute();
+  if (starting) {
+    await starting;
+    unfinished = await routes.unfinishedRoute();
+  }
   if (live && (!unfinished || unfinished.id !== live.id)) {
     // Finished or deleted elsewhere (another tab): this page's copy is stale.
     live.end();
     live = null;
   }
   if (!live && unfinished) {
-    live = LiveRecording.resume(unfinished);
+    live = LiveRecording.resume(await routes.getRoute(unfinished.id));
     if (live.engine.phase !== 'stopped') announce(t('record.resumed'));
   }
   if (live) return recordingScreen(root, context, live);
@@ -87,23 +99,27 @@ async function recorder(root, context) {
   let leave = null;
   let left = false;
   const start = el('button', { type: 'button', class: 'primary start-recording' }, t('record.start'));
-  start.addEventListener('click', async () => {
+  start.addEventListener('click', () => {
+    if (starting || live) return;
     start.disabled = true;
     unlockSound();
-    try {
-      const settings = await keeper.loadSettings();
-      const id = crypto.randomUUID();
-      const nonce = makeNonce();
-      const instant = now();
-      const engine = new RecorderEngine({ settings, nonce, sourceIsLive: true, start: instant });
-      await routes.beginRoute({ id, nonce, settings, startedAt: instant.wall });
-      live = new LiveRecording(id, engine);
-      if (!left) leave = recordingScreen(root, context, live);
-    } catch (failure) {
-      console.warn('Waymark: could not start a recording:', failure);
-      start.disabled = false;
-      announce(t('record.startFailed'));
-    }
+    starting = (async () => {
+      try {
+        const settings = await keeper.loadSettings();
+        const id = crypto.randomUUID();
+        const nonce = makeNonce();
+        const instant = now();
+        const engine = new RecorderEngine({ settings, nonce, sourceIsLive: true, start: instant });
+        await routes.beginRoute({ id, nonce, settings, startedAt: instant.wall });
+        live = new LiveRecording(id, engine);
+      } catch (failure) {
+        console.warn('Waymark: could not start a recording:', failure);
+        start.disabled = false;
+        announce(t('record.startFailed'));
+      }
+    })().finally(() => { starting = null; });
+    // Drawn here unless the page was drawn again meanwhile (that drawing shows the recording).
+    void starting.then(() => { if (live && !left) leave = recordingScreen(root, context, live); });
   });
   root.replaceChildren(el('div', { class: 'record-idle' },
     el('h1', {}, t('record.heading')),

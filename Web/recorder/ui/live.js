@@ -73,10 +73,16 @@ export class LiveRecording {
   /**
    * Continues a recording that IndexedDB holds as unfinished (after a reload, a crash or a closed
    * tab): the engine from its saved state, and the time the page was closed as a gap.
-   * @param {any} route routes.unfinishedRoute()'s answer
+   * @param {any} route routes.getRoute()'s answer for the unfinished route: its record and saved tracks
    */
   static resume(route) {
-    const engine = RecorderEngine.fromState(route.engine, now());
+    // A tab closed between starting the route and saving its first state left none (and a page
+    // of an older version saved another form): the route goes on from its saved fixes with the
+    // settings it was started with.
+    const state = route.engine?.version === 2 ? route.engine : new RecorderEngine({
+      settings: route.settings ?? undefined, nonce: route.nonce, sourceIsLive: true, start: now(),
+    }).toState();
+    const engine = RecorderEngine.fromState(state, now(), route.tracks);
     const gaps = Array.isArray(route.gaps) ? [...route.gaps] : [];
     const live = new LiveRecording(route.id, engine, gaps);
     const lastFix = engine.tracks.at(-1)?.at(-1);
