@@ -69,5 +69,19 @@ export function startRouteNotices(navigate) {
     if (result.stored.length > 0 || result.deleted > 0 || result.failed > 0) window.dispatchEvent(new CustomEvent(ROUTES_CHANGED));
   };
   const sync = startRouteSync({ onStored, onDrained });
-  return { stop: () => { hide(); sync.stop(); region.remove(); } };
+  // Routes the service worker stored by Background Sync (no page was uploading them).
+  /** @param {MessageEvent} event */
+  const onMessage = (event) => {
+    const data = event.data;
+    if (!data || data.type !== 'waymark-routes-stored' || !Array.isArray(data.routes)) return;
+    onStored(data.routes.filter(/** @param {unknown} id */ (id) => typeof id === 'string').map(/** @param {string} id */ (id) => ({ id })));
+    window.dispatchEvent(new CustomEvent(ROUTES_CHANGED));
+  };
+  navigator.serviceWorker?.addEventListener('message', onMessage);
+  return {
+    stop: () => {
+      hide(); sync.stop(); region.remove();
+      navigator.serviceWorker?.removeEventListener('message', onMessage);
+    },
+  };
 }

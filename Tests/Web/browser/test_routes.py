@@ -66,6 +66,20 @@ def test_list_newest_first_select_cancel_delete(phone):
     expect(rows(page).nth(2).get_by_role("img", name=m["routes.status.failed"])).to_be_visible()
     expect(rows(page).nth(2)).to_contain_text(m["routes.failed"].replace("{reason}", "The envelope is not valid JSON."))
     phone.shot("2-three-routes")
+    # Its details say the same and offer another try, which puts it back in the queue.
+    refusal = m["routes.failed"].replace("{reason}", "The envelope is not valid JSON.")
+    rows(page).nth(2).locator(".route-link").click()
+    expect(page).to_have_url(re.compile(f"/routes/{ids[0]}$"))
+    expect(page.get_by_text(refusal)).to_be_visible()
+    phone.shot("2b-refused-details")
+    page.get_by_role("button", name=m["route.retry"]).click()
+    expect(page.locator("#status")).to_have_text(m["route.retried"])
+    expect(page.get_by_text(refusal)).to_have_count(0)
+    expect(page.get_by_role("img", name=m["routes.status.queued"])).to_be_visible()
+    assert page.evaluate("(id) => import('/recorder/routes.js').then((r) => r.getRoute(id)).then((route) => route.lastError)", ids[0]) is None
+    page.get_by_role("link", name=m["route.back"]).click()
+    expect(rows(page)).to_have_count(3)
+    expect(rows(page).nth(2).get_by_role("img", name=m["routes.status.queued"])).to_be_visible()
 
     # Long press selects (SHO-03): title, Cancel instead of the menu, Delete.
     long_press(page, rows(page).nth(0).locator(".route-link"))

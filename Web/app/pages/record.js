@@ -126,7 +126,9 @@ async function recorder(root, context) {
     el('p', { class: 'lead' }, t('record.intro')),
     el('p', { class: 'hint' }, t('record.screenOnHint')),
     start,
-    el('p', { class: 'record-links' }, el('a', { href: '/settings' }, t('record.settingsLink')))));
+    el('p', { class: 'record-links' },
+      el('a', { href: '/routes' }, t('record.routesLink')), ' · ',
+      el('a', { href: '/settings' }, t('record.settingsLink')))));
   // SHO-08: the Start button of the routes list (`/record?start=1`) starts at once; the address
   // loses `start` so that a reload does not start another recording.
   if (new URLSearchParams(location.search).has('start')) {

@@ -7,7 +7,7 @@ import { t, formatDate, language } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
 import { api } from '../api.js';
 import { announce } from '../status.js';
-import { getRoute, deleteRoutes } from '../../recorder/routes.js';
+import { getRoute, deleteRoutes, retryRoute, syncNow } from '../../recorder/routes.js';
 import { formatDuration } from '../../recorder/engine.js';
 import { ROUTES_CHANGED } from '../../recorder/notices.js';
 import { loadLeaflet } from '../../photos/leaflet.js';
@@ -129,7 +129,23 @@ export async function render(root, context) {
         el('ul', {}, ...gaps.map((gap) => el('li', {}, t('route.gap', { from: time(gap.from), to: time(gap.to) })))))
     : null;
   const reason = failureReason(shown);
-  const failure = reason !== null ? el('p', { class: 'form-error' }, t('routes.failed', { reason })) : null;
+  // A route the server refused for good waits until the person asks for another try.
+  const retry = el('button', { type: 'button', class: 'retry-upload' }, t('route.retry'));
+  retry.addEventListener('click', async () => {
+    retry.disabled = true;
+    try {
+      await retryRoute(shown.id);
+      announce(t('route.retried'));
+      void syncNow();
+      failure?.remove();
+      shown.lastError = null;
+      status.replaceChildren(statusIcon(shown));
+    } catch (error) {
+      console.warn('Waymark: could not queue the route again:', error);
+      retry.disabled = false;
+    }
+  });
+  const failure = reason !== null ? el('div', { class: 'route-refused' }, el('p', { class: 'form-error' }, t('routes.failed', { reason })), retry) : null;
 
   // The map with its floating buttons (SRD-06…10).
   const box = el('div', { class: 'map route-map', role: 'region', 'aria-label': t('route.mapLabel') });
@@ -234,7 +250,10 @@ export async function render(root, context) {
   } catch (error) {
     console.warn('Waymark: no map:', error);
     if (alive) { say(t('route.mapUnavailable')); mapButton.disabled = true; }
-    return () => { cleanup(); window.removeEventListener(ROUTES_CHANGED, onChanged); };
+    // Opened offline: the map is drawn once the network is back.
+    const again = () => { if (alive) context.refresh(); };
+    window.addEventListener('online', again, { once: true });
+    return () => { cleanup(); window.removeEventListener(ROUTES_CHANGED, onChanged); window.removeEventListener('online', again); };
   }
   if (!alive) return () => window.removeEventListener(ROUTES_CHANGED, onChanged);
 
