@@ -51,21 +51,8 @@ struct BrowserRouteTests {
         #expect(wrong.status != 0, "a wrong passphrase must not open the browser's route")
 
         // A QR photo of the route's nonce and another photo; the camera 7 min 03 s slow.
-        let photos = folder.url.appendingPathComponent("photos")
-        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
-        func reading(_ utc: Double) -> String {
-            let f = DateFormatter()
-            f.locale = Locale(identifier: "en_US_POSIX")
-            f.timeZone = TimeZone(identifier: "UTC")
-            f.dateFormat = "yyyy:MM:dd HH:mm:ss"
-            return f.string(from: Date(timeIntervalSince1970: utc - 423))
-        }
-        let qr = photos.appendingPathComponent("IMG_0001.JPG")
-        try ExternalTool.makePhoto(qr, time: reading(start + 10), payload: QRPayload(time: Int(start) + 10, nonce: nonce).text, size: "1600x1200")
-        try ExternalTool.setCaptureTime(qr, reading(start + 10), subSeconds: "50")
-        let other = photos.appendingPathComponent("IMG_0002.JPG")
-        try FileManager.default.copyItem(at: Fixtures.url("photos/Canon.jpg"), to: other)
-        try ExternalTool.setCaptureTime(other, reading(start + 200), subSeconds: "50")
+        let trip = try TwoPhotoTrip(in: folder.url, start: start, nonce: nonce)
+        let (photos, other) = (trip.photos, trip.other)
 
         let tag = try WaymarkBinary.run(["tag", photos.path, "--server", url, "--json"], environment: env)
         #expect(tag.status == 0, "\(tag.stderr)")

@@ -76,3 +76,30 @@ struct TagTrip {
         return date.timeIntervalSince1970 - Day.start
     }
 }
+
+/// Two photos for a route recorded from `start` (Unix seconds) with `nonce`, by a camera whose
+/// clock is 7 min 03 s slow: IMG_0001.JPG shows the route's QR code of `start + 10`, and
+/// IMG_0002.JPG (a real camera's photo) was taken at `start + 200`.
+struct TwoPhotoTrip {
+    let photos: URL
+    let qr: URL
+    let other: URL
+
+    init(in folder: URL, start: Double, nonce: String) throws {
+        photos = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        func reading(_ utc: Double) -> String {
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.timeZone = TimeZone(identifier: "UTC")
+            f.dateFormat = "yyyy:MM:dd HH:mm:ss"
+            return f.string(from: Date(timeIntervalSince1970: utc - 423))
+        }
+        qr = photos.appendingPathComponent("IMG_0001.JPG")
+        try ExternalTool.makePhoto(qr, time: reading(start + 10), payload: QRPayload(time: Int(start) + 10, nonce: nonce).text, size: "1600x1200")
+        try ExternalTool.setCaptureTime(qr, reading(start + 10), subSeconds: "50")
+        other = photos.appendingPathComponent("IMG_0002.JPG")
+        try FileManager.default.copyItem(at: Fixtures.url("photos/Canon.jpg"), to: other)
+        try ExternalTool.setCaptureTime(other, reading(start + 200), subSeconds: "50")
+    }
+}
