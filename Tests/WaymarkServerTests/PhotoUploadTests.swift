@@ -167,7 +167,7 @@ struct PhotoUploadTests {
         }
     }
 
-    @Test("The default title is the phone's local time in the zone it sent, for any offset ISO 8601 allows", arguments: TestDatabase.all)
+    @Test("The default title is the phone's local time in the zone it sent, for any offset ISO 8601 allows; fields outside their lists are refused", arguments: TestDatabase.all)
     func titleInThePhonesZone(database: TestDatabase) async throws {
         let folder = makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -193,6 +193,13 @@ struct PhotoUploadTests {
                 let response = try await server.upload(data, token: alice.token, fields: ["capturedAt": capturedAt])
                 #expect(response.status == .badRequest, "\(capturedAt): \(response.status)")
                 #expect(response.text.contains("capturedAt"), "\(capturedAt): \(response.text)")
+            }
+            // Choices outside their lists are refused by name, not taken for the default
+            // (schemathesis found an empty visibility and a garbled usePhotoPlace stored as public).
+            for (name, value) in [("visibility", ""), ("visibility", "Public"), ("usePhotoPlace", "maybe"), ("usePhotoPlace", ""), ("usePhotoPlace", "on")] {
+                let response = try await server.upload(data, token: alice.token, fields: [name: value])
+                #expect(response.status == .badRequest, "\(name)=\(value): \(response.status)")
+                #expect(response.text.contains("invalid_field") && response.text.contains(name), "\(name)=\(value): \(response.text)")
             }
             #expect(try await server.send(.GET, "/healthz").status == .ok, "the server is still serving")
         }

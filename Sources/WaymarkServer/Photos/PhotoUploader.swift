@@ -79,11 +79,15 @@ struct PhotoFields: Sendable, Equatable {
         }
         azimuth = try number("azimuth", 0...360)
         tilt = try number("tilt", -90...90)
-        if let text = fields["visibility"], !text.isEmpty {
+        if let text = fields["visibility"] {
             guard let value = Visibility(rawValue: text) else { throw .field("visibility", "visibility must be public or private.") }
             visibility = value
         }
-        usePhotoPlace = ["true", "on", "1", "yes"].contains(fields["usePhotoPlace"]?.lowercased() ?? "")
+        switch fields["usePhotoPlace"] {
+        case nil, "false": usePhotoPlace = false
+        case "true": usePhotoPlace = true
+        default: throw .field("usePhotoPlace", "usePhotoPlace must be true or false.")
+        }
     }
 }
 
