@@ -22,18 +22,32 @@ export function loadLeaflet() {
 }
 
 /** @typedef {{url: string, attribution: string}} TileSource */
+/** @typedef {'roadmap' | 'terrain' | 'satellite'} MapType */
 
-/** @type {Promise<TileSource> | null} */
+/** @type {Promise<Record<MapType, TileSource | null>> | null} */
 let config = null;
 
-/** Where the map's tiles come from. @returns {Promise<TileSource>} */
-export function tileSource() {
+/**
+ * The tiles of each map type the server offers (GET /api/v1/config, asked once): the roadmap
+ * always, terrain and satellite only when configured (null otherwise).
+ * @returns {Promise<Record<MapType, TileSource | null>>}
+ */
+export function mapSources() {
   if (!config) {
+    /** @param {any} value @returns {TileSource | null} */
+    const tiles = (value) => (value && typeof value.url === 'string' ? { url: value.url, attribution: String(value.attribution ?? '') } : null);
     config = api.get('/api/v1/config').then(
-      (answer) => ({ url: String(answer.tiles.url), attribution: String(answer.tiles.attribution ?? '') }),
+      (answer) => ({ roadmap: tiles(answer.tiles), terrain: tiles(answer.terrainTiles), satellite: tiles(answer.satelliteTiles) }),
       (error) => { config = null; throw error; });
   }
   return config;
+}
+
+/** Where the map's (roadmap) tiles come from. @returns {Promise<TileSource>} */
+export async function tileSource() {
+  const { roadmap } = await mapSources();
+  if (!roadmap) throw new Error('the server names no map tiles');
+  return roadmap;
 }
 
 /**

@@ -345,3 +345,29 @@ def test_recording_goes_on_offline(phone_for):
     replay(phone, points[4:8])
     assert kept_route(page)["tracks"] == [4, 4]
     phone.shot("offline-recording")
+
+
+def test_records_offline_with_its_qr_code(phone_for):
+    """Unlike the test above (a recording begun online goes on offline, its QR library still in
+    the browser's HTTP cache), a recording begun with no network at all after one visit: the app,
+    the QR library from /vendor/ and the recording screen come from the service worker's cache."""
+    points = track_points(count=8)
+    phone = phone_for("en-US", geolocation={**points[0], "accuracy": 4})
+    page = phone.page
+    m = messages("en")
+    page.goto("/record")
+    wait_for_service_worker(page)
+    set_passphrase(phone, "en")
+    expect(page.get_by_role("button", name=m["record.start"], exact=True)).to_be_visible()
+
+    phone.context.set_offline(True)
+    page.reload()
+    start_recording(phone, "en")
+    code = page.locator(".qr-code")
+    expect(code).to_have_attribute("data-payload", re.compile(r"^\d+-[0-9A-Z]{12}$"))
+    replay(phone, points[1:], accuracy=4, every=0.3)
+    expect(page.locator(".distance-value")).not_to_have_text("0 m")
+    phone.shot("offline-recording")
+    route = kept_route(page)
+    assert route["tracks"] == [len(points)], route
+    assert code.get_attribute("data-payload").endswith("-" + route["nonce"])

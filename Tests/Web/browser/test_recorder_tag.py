@@ -14,7 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from conftest import WAYMARK, messages, username, wait_for_service_worker
+from conftest import WAYMARK, messages, username
 from flows import sign_up
 from routes_flows import local_route
 from recorder_flows import PASSPHRASE, kept_route, replay, set_passphrase, start_recording, track_points
@@ -174,27 +174,3 @@ def test_recorded_in_the_browser_stored_once_and_tagged(phone_for, server, tmp_p
         assert off <= 1.0, f"{name} is {off:.2f} m from the replayed track"
 
 
-
-def test_records_offline_with_its_qr_code(phone_for):
-    """A phone that opened the recorder once records with no network at all: the app, its QR
-    library and the recording screen come from the service worker's cache."""
-    points = track_points(count=8)
-    phone = phone_for("en-US", geolocation={**points[0], "accuracy": 4})
-    page = phone.page
-    m = messages("en")
-    page.goto("/record")
-    wait_for_service_worker(page)
-    set_passphrase(phone, "en")
-    expect(page.get_by_role("button", name=m["record.start"], exact=True)).to_be_visible()
-
-    phone.context.set_offline(True)
-    page.reload()
-    start_recording(phone, "en")
-    code = page.locator(".qr-code")
-    expect(code).to_have_attribute("data-payload", re.compile(r"^\d+-[0-9A-Z]{12}$"))
-    replay(phone, points[1:], accuracy=4, every=0.3)
-    expect(page.locator(".distance-value")).not_to_have_text("0 m")
-    phone.shot("offline-recording")
-    route = kept_route(page)
-    assert route["tracks"] == [len(points)], route
-    assert code.get_attribute("data-payload").endswith("-" + route["nonce"])

@@ -5,19 +5,18 @@
 // server's configured tiles) and the Key button that shows the server's route id only while held.
 import { t, formatDate, language } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
-import { api } from '../api.js';
 import { announce } from '../status.js';
 import { getRoute, deleteRoutes, retryRoute, syncNow } from '../../recorder/routes.js';
 import { formatDuration } from '../../recorder/engine.js';
 import { ROUTES_CHANGED } from '../../recorder/notices.js';
-import { loadLeaflet } from '../../photos/leaflet.js';
+import { loadLeaflet, mapSources, tileLayer } from '../../photos/leaflet.js';
 import { icon, statusIcon, distanceText, preferredUnits, confirmDelete, failureReason } from './routes.js';
 
 /** @typedef {import('../router.js').PageContext} PageContext */
 /** @typedef {import('./routes.js').RouteSummary} RouteSummary */
 /** @typedef {{latitude: number, longitude: number}} Point */
-/** @typedef {{url: string, attribution: string}} Tiles */
-/** @typedef {'roadmap' | 'terrain' | 'satellite'} MapType */
+/** @typedef {import('../../photos/leaflet.js').TileSource} Tiles */
+/** @typedef {import('../../photos/leaflet.js').MapType} MapType */
 
 export const titleKey = 'route.title';
 
@@ -25,24 +24,6 @@ export const titleKey = 'route.title';
 export const MAP_TYPES = ['roadmap', 'terrain', 'satellite'];
 const MAP_TYPE_KEY = 'waymark.mapType';
 const TYPE_NAMES = { roadmap: 'route.type.roadmap', terrain: 'route.type.terrain', satellite: 'route.type.satellite' };
-
-/** @type {Promise<Record<MapType, Tiles | null>> | null} */
-let sources = null;
-
-/**
- * The tiles of each map type from GET /api/v1/config (null: the server has none of that type).
- * @returns {Promise<Record<MapType, Tiles | null>>}
- */
-export function mapSources() {
-  if (!sources) {
-    /** @param {any} value @returns {Tiles | null} */
-    const tiles = (value) => (value && typeof value.url === 'string' ? { url: value.url, attribution: String(value.attribution ?? '') } : null);
-    sources = api.get('/api/v1/config').then(
-      (answer) => ({ roadmap: tiles(answer.tiles), terrain: tiles(answer.terrainTiles), satellite: tiles(answer.satelliteTiles) }),
-      (error) => { sources = null; throw error; });
-  }
-  return sources;
-}
 
 /** @returns {MapType} */
 function rememberedType() {
@@ -265,8 +246,7 @@ export async function render(root, context) {
   const useType = (type) => {
     const source = tileSources[type];
     if (!source) return;
-    const text = source.attribution.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    const next = L.tileLayer(source.url, { attribution: text, maxZoom: 19, crossOrigin: false });
+    const next = tileLayer(L, source);
     next.addTo(map);
     if (layer) map.removeLayer(layer);
     layer = next;
