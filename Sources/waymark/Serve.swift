@@ -17,8 +17,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "The data folder (SQLite database and, later, blobs).", completion: .directory) var data = "./data"
     @Option(name: .long, help: "The web app's folder (default: ./Web when there is one; \"none\" serves the API alone).", completion: .directory)
     var web: String?
-    @Option(name: .long, help: "Where the system keeps browser libraries, served under /vendor/.", completion: .directory)
-    var webVendor = "/usr/share/javascript"
+    @Option(name: .long, help: "A folder of browser libraries served under /vendor/, looked in before /usr/share/javascript and /usr/share/nodejs.", completion: .directory)
+    var webVendor: String?
+    @Option(name: .long, help: ArgumentHelp("A personal data vault (OwnYourData) the /vault page may use; repeat for more, the first is the default (default: https://data-vault.eu).", valueName: "url"))
+    var vaultURL: [String] = []
     @Option(name: .long, help: "The map tiles' URL template, with {z}, {x} and {y} (default: OpenStreetMap's standard tiles).")
     var tileURL: String?
     @Option(name: .long, help: "The attribution the maps show for --tile-url's tiles.")
@@ -38,6 +40,7 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be 1 to 65535, not \(port).") }
+        for url in vaultURL { _ = try Self.vault(url) }
     }
 
     func run() async throws {
@@ -51,6 +54,9 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.terrainTiles = try terrainTileURL.map { try Self.tiles($0, attribution: terrainTileAttribution, option: "--terrain-tile-url") }
         configuration.satelliteTiles = try satelliteTileURL.map { try Self.tiles($0, attribution: satelliteTileAttribution, option: "--satellite-tile-url") }
+        if !vaultURL.isEmpty {
+            configuration.vaults = try vaultURL.map(Self.vault)
+        }
         configuration.web = try webLocation()
         if let web = configuration.web {
             print("Waymark is at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (web app from \(web.folder.path))")
@@ -72,9 +78,22 @@ struct Serve: AsyncParsableCommand {
         return tiles
     }
 
+    /// A vault from --vault-url: an http(s) URL.
+    private static func vault(_ url: String) throws -> VaultURL {
+        do {
+            return try VaultURL(url)
+        } catch {
+            throw ValidationError("--vault-url must be an http(s) URL such as https://data-vault.eu, not \(url)")
+        }
+    }
+
     /// The web app's folder: --web, else ./Web when it holds the app, else none.
     private func webLocation() throws -> WebAppLocation? {
-        let vendor = URL(fileURLWithPath: webVendor)
+        var vendor = WebAppLocation.defaultVendorFolders
+        if let webVendor {
+            let first = URL(fileURLWithPath: webVendor)
+            vendor = [first] + vendor.filter { $0.standardizedFileURL.path != first.standardizedFileURL.path }
+        }
         switch web {
         case "none":
             return nil
@@ -82,11 +101,11 @@ struct Serve: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).appendingPathComponent("index.html").path) else {
                 throw ValidationError("--web \(folder) holds no index.html; give the repository's Web folder.")
             }
-            return WebAppLocation(folder: URL(fileURLWithPath: folder), vendorFolder: vendor)
+            return WebAppLocation(folder: URL(fileURLWithPath: folder), vendorFolders: vendor)
         case nil:
             let here = URL(fileURLWithPath: "Web")
             return FileManager.default.fileExists(atPath: here.appendingPathComponent("index.html").path)
-                ? WebAppLocation(folder: here, vendorFolder: vendor) : nil
+                ? WebAppLocation(folder: here, vendorFolders: vendor) : nil
         }
     }
 }

@@ -28,6 +28,20 @@ public struct ServerConfiguration: Sendable {
     /// The route map's "Satellite" tiles (`waymark serve --satellite-tile-url`), or `nil` when this server has none.
     public var satelliteTiles: MapTiles?
 
+    /// The personal data vaults (OwnYourData) the web app's `/vault` page may talk to and show
+    /// modules of (`waymark serve --vault-url`); the first is the page's default. Each is an
+    /// http(s) URL without a trailing slash (see ``VaultURL``).
+    public var vaults: [VaultURL] = [.dataVaultEU]
+
+    /// The vaults' origins, each once, for the Content-Security-Policy's `connect-src` and `frame-src`.
+    public var vaultOrigins: [String] {
+        var origins: [String] = []
+        for vault in vaults where !origins.contains(vault.origin) {
+            origins.append(vault.origin)
+        }
+        return origins
+    }
+
     /// The origins of every tile source, each once, for the Content-Security-Policy's `img-src`.
     public var tileOrigins: [String] {
         var origins: [String] = []
@@ -50,6 +64,41 @@ public struct ServerConfiguration: Sendable {
 
     /// The largest request body the server accepts (8 MiB); larger ones get 413.
     public static let maxBodySize = 8 * 1024 * 1024
+}
+
+/// A personal data vault's address (`waymark serve --vault-url`): an http(s) URL, kept as given
+/// but without a trailing slash, and its origin (`scheme://host[:port]`).
+public struct VaultURL: Sendable, Equatable, CustomStringConvertible {
+    /// The URL as given, without a trailing slash, e.g. `https://data-vault.eu`.
+    public let url: String
+    /// `scheme://host[:port]`, lowercase, for the Content-Security-Policy.
+    public let origin: String
+
+    /// Why a vault URL was refused.
+    public enum Problem: Error, Sendable, Equatable {
+        /// Not an absolute `http://` or `https://` URL with a host (e.g. `ftp://…`, `data-vault.eu`).
+        case notHTTP(String)
+    }
+
+    /// Reads a vault URL; it must be an absolute http(s) URL with a host, and no user, password,
+    /// query or fragment (the browser's pages add their own paths).
+    public init(_ text: String) throws(Problem) {
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
+              ["http", "https"].contains(scheme), let host = components.host?.lowercased(), !host.isEmpty,
+              components.user == nil, components.password == nil, components.query == nil, components.fragment == nil,
+              !host.contains(where: { $0 == "'" || $0 == ";" || $0 == "," || $0 == " " || $0 == "*" })
+        else { throw .notHTTP(text) }
+        url = trimmed
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        origin = "\(scheme)://\(shownHost)" + (components.port.map { ":\($0)" } ?? "")
+    }
+
+    /// OwnYourData's public vault, the default.
+    public static let dataVaultEU = try! VaultURL("https://data-vault.eu")
+
+    public var description: String { url }
 }
 
 /// Where the web app's maps get their tiles (`waymark serve --tile-url`, `--terrain-tile-url`, `--satellite-tile-url`).

@@ -48,7 +48,7 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     // gives each request an id); a declared body over the limit; the cross-site check before
     // anything reads the cookie; the web app's files.
     app.middleware = Middlewares()
-    app.middleware.use(SecurityHeadersMiddleware(imageOrigins: configuration.tileOrigins))
+    app.middleware.use(SecurityHeadersMiddleware(imageOrigins: configuration.tileOrigins, vaultOrigins: configuration.vaultOrigins))
     app.middleware.use(JSONErrorMiddleware())
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(BodySizeLimitMiddleware())
@@ -60,7 +60,8 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     app.get("healthz") { _ in
         Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: #"{"status":"ok"}"#))
     }
-    let webConfig = WebAppConfig(tiles: configuration.tiles, terrainTiles: configuration.terrainTiles, satelliteTiles: configuration.satelliteTiles)
+    let webConfig = WebAppConfig(tiles: configuration.tiles, terrainTiles: configuration.terrainTiles, satelliteTiles: configuration.satelliteTiles,
+                                 vaults: configuration.vaults.map(\.url))
     app.get("api", "v1", "config") { _ in
         try Response.json(webConfig)
     }
@@ -90,20 +91,23 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
 
 /// What the web app needs to know of the server: `GET /api/v1/config`. The route map's
 /// Terrain and Satellite tiles are `null` when the server has none (the map type is then offered
-/// disabled).
+/// disabled). `vaults` are the personal data vaults the `/vault` page may use (`--vault-url`),
+/// the first its default.
 struct WebAppConfig: Encodable {
     var tiles: MapTiles
     var terrainTiles: MapTiles?
     var satelliteTiles: MapTiles?
+    var vaults: [String]
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(tiles, forKey: .tiles)
         try container.encode(terrainTiles, forKey: .terrainTiles)
         try container.encode(satelliteTiles, forKey: .satelliteTiles)
+        try container.encode(vaults, forKey: .vaults)
     }
 
-    private enum CodingKeys: String, CodingKey { case tiles, terrainTiles, satelliteTiles }
+    private enum CodingKeys: String, CodingKey { case tiles, terrainTiles, satelliteTiles, vaults }
 }
 
 /// Purges expired request nonces and sessions at start and every minute while the server

@@ -361,16 +361,16 @@ paths:
   /api/v1/config:
     get:
       operationId: webAppConfig
-      summary: What the web app needs to know of this server (the map tiles' URL templates and attributions).
+      summary: What the web app needs to know of this server (the map tiles' URL templates and attributions, the personal data vaults).
       security: []
       responses:
         "200":
-          description: "The settings: the maps' tiles (the route map's Roadmap), and the route map's Terrain and Satellite tiles, null when the server has none."
+          description: "The settings: the maps' tiles (the route map's Roadmap), the route map's Terrain and Satellite tiles, null when the server has none, and the personal data vaults the /vault page may use, the first its default."
           content:
             application/json:
               schema:
                 type: object
-                required: [tiles, terrainTiles, satelliteTiles]
+                required: [tiles, terrainTiles, satelliteTiles, vaults]
                 properties:
                   tiles:
                     $ref: "#/components/schemas/MapTiles"
@@ -382,6 +382,10 @@ paths:
                     oneOf:
                       - $ref: "#/components/schemas/MapTiles"
                       - {type: "null"}
+                  vaults:
+                    type: array
+                    minItems: 1
+                    items: {type: string, format: uri, pattern: "^https?://[^/]+(/.*[^/])?$"}
   /api/v1/photos/clusters/{z}/{x}/{y}:
     get:
       operationId: photoClusters

@@ -7,17 +7,23 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
     /// The policy, made once: it is the same for every answer.
     let contentSecurityPolicy: String
 
-    /// - Parameter imageOrigins: Extra origins images may come from (the map tiles' host).
-    init(imageOrigins: [String] = []) {
-        contentSecurityPolicy = Self.policy(imageOrigins: imageOrigins)
+    /// - Parameters:
+    ///   - imageOrigins: Extra origins images may come from (the map tiles' host).
+    ///   - vaultOrigins: The personal data vaults' origins (`--vault-url`): the `/vault` page
+    ///     calls their API (`connect-src`) and shows their pages in a frame (`frame-src`, beside
+    ///     any https page: a vault's modules live on origins of their own).
+    init(imageOrigins: [String] = [], vaultOrigins: [String] = []) {
+        contentSecurityPolicy = Self.policy(imageOrigins: imageOrigins, vaultOrigins: vaultOrigins)
     }
 
-    static func policy(imageOrigins: [String]) -> String {
+    static func policy(imageOrigins: [String], vaultOrigins: [String] = []) -> String {
         let images = (["'self'", "data:", "blob:"] + imageOrigins).joined(separator: " ")
+        let connect = (["'self'"] + vaultOrigins).joined(separator: " ")
+        let frames = (["'self'", "https:"] + vaultOrigins).joined(separator: " ")
         return [
-            "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src \(images)", "connect-src 'self'",
-            "worker-src 'self'", "manifest-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'",
-            "form-action 'self'",
+            "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src \(images)", "connect-src \(connect)",
+            "frame-src \(frames)", "worker-src 'self'", "manifest-src 'self'", "object-src 'none'", "base-uri 'none'",
+            "frame-ancestors 'none'", "form-action 'self'",
         ].joined(separator: "; ")
     }
 

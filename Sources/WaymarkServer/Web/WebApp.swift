@@ -6,12 +6,23 @@ import Vapor
 public struct WebAppLocation: Sendable {
     /// The repository's `Web/` folder, or another holding the same layout.
     public var folder: URL
-    /// Where the system keeps browser libraries (Debian: `/usr/share/javascript`), served under `/vendor/`.
-    public var vendorFolder: URL
+    /// Where the system keeps browser libraries, served under `/vendor/`: a path is looked up in
+    /// each folder in turn and the first that has the file serves it.
+    public var vendorFolders: [URL]
 
-    public init(folder: URL, vendorFolder: URL = URL(fileURLWithPath: "/usr/share/javascript")) {
+    /// Debian's folders of browser libraries: `/usr/share/javascript` (libjs-* packages, e.g.
+    /// Leaflet), then `/usr/share/nodejs` (node-* packages, e.g. node-tweetnacl, which installs
+    /// nothing under /usr/share/javascript).
+    public static let defaultVendorFolders = [URL(fileURLWithPath: "/usr/share/javascript"), URL(fileURLWithPath: "/usr/share/nodejs")]
+
+    public init(folder: URL, vendorFolders: [URL] = WebAppLocation.defaultVendorFolders) {
         self.folder = folder
-        self.vendorFolder = vendorFolder
+        self.vendorFolders = vendorFolders
+    }
+
+    /// A location whose `/vendor/` is this one folder.
+    public init(folder: URL, vendorFolder: URL) {
+        self.init(folder: folder, vendorFolders: [vendorFolder])
     }
 }
 
@@ -29,7 +40,7 @@ struct WebPage: Decodable, Sendable {
 }
 
 /// Serves the web app (DESIGN §3.8): the files of `Web/` at their paths, the system's browser
-/// libraries under `/vendor/`, and the shell (`index.html`) at every page URL that
+/// libraries under `/vendor/` (from the first of its folders that has the file), and the shell (`index.html`) at every page URL that
 /// `Web/app/pages.json` lists — the same file the browser's router reads, so the pages are
 /// listed once. GET and HEAD only; everything else goes on to the API's routes.
 ///
@@ -61,7 +72,7 @@ struct WebAppMiddleware: AsyncMiddleware {
         guard request.method == .GET || request.method == .HEAD else { return try await next.respond(to: request) }
         let path = request.url.path
         if path.hasPrefix("/api/") { return try await next.respond(to: request) }
-        if path.hasPrefix("/vendor/"), let file = Self.file(String(path.dropFirst("/vendor/".count)), in: location.vendorFolder) {
+        if path.hasPrefix("/vendor/"), let file = Self.vendorFile(String(path.dropFirst("/vendor/".count)), in: location.vendorFolders) {
             return try await serve(file, request: request, cacheControl: "public, max-age=86400")
         }
         if let file = Self.file(String(path.dropFirst()), in: location.folder) {
@@ -84,6 +95,14 @@ struct WebAppMiddleware: AsyncMiddleware {
             response.headers.replaceOrAdd(name: .contentType, value: type)
         }
         return response
+    }
+
+    /// The file at `relative` in the first of `folders` that has it, with ``file(_:in:)``'s rules in each.
+    static func vendorFile(_ relative: String, in folders: [URL]) -> URL? {
+        for folder in folders {
+            if let file = file(relative, in: folder) { return file }
+        }
+        return nil
     }
 
     /// The regular file at `relative` inside `folder`, or `nil` when there is none or the path
