@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "WaymarkClient", targets: ["WaymarkClient"]),
         .library(name: "WaymarkServer", targets: ["WaymarkServer"]),
         .library(name: "WaymarkRecorder", targets: ["WaymarkRecorder"]),
+        .library(name: "WaymarkVault", targets: ["WaymarkVault"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -121,11 +122,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The OwnYourData vault client: records, libsodium's sealed boxes (through the shim), the local cache (GRDB) and the push.
+        .target(
+            name: "WaymarkVault",
+            dependencies: [
+                "WaymarkCore", "CWaymarkMedia",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "waymark",
             dependencies: [
-                "WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkServer", "WaymarkRecorder",
+                "WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkServer", "WaymarkRecorder", "WaymarkVault",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -149,10 +163,11 @@ let package = Package(
         .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
         .testTarget(name: "WaymarkClientTests", dependencies: ["WaymarkClient", "WaymarkAPI", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkRecorder", "WaymarkTestSupport",
+        .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkRecorder", "WaymarkVault", "WaymarkTestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WaymarkRecorderTests", dependencies: ["WaymarkRecorder", "WaymarkCore", "WaymarkAPI", "WaymarkClient", "WaymarkTestSupport",
                                                                .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "WaymarkVaultTests", dependencies: ["WaymarkVault", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkServerTests",
             dependencies: [

@@ -1,4 +1,5 @@
-// libsodium through the shim: Argon2id password hashing (crypto_pwhash_str*).
+// libsodium through the shim: Argon2id password hashing (crypto_pwhash_str*) and the vault's
+// sealed boxes (crypto_box_easy and its helpers).
 #include "waymark_sodium.h"
 
 #include <sodium.h>
@@ -46,3 +47,37 @@ extern "C" int wm_password_needs_rehash(const char *hash, unsigned long long ops
 
 extern "C" unsigned long long wm_password_opslimit_interactive(void) { return crypto_pwhash_OPSLIMIT_INTERACTIVE; }
 extern "C" size_t wm_password_memlimit_interactive(void) { return crypto_pwhash_MEMLIMIT_INTERACTIVE; }
+
+static_assert(WM_BOX_PUBLIC_KEY_BYTES == crypto_box_PUBLICKEYBYTES, "the header's size must be libsodium's");
+static_assert(WM_BOX_SECRET_KEY_BYTES == crypto_box_SECRETKEYBYTES, "the header's size must be libsodium's");
+static_assert(WM_BOX_NONCE_BYTES == crypto_box_NONCEBYTES, "the header's size must be libsodium's");
+static_assert(WM_BOX_MAC_BYTES == crypto_box_MACBYTES, "the header's size must be libsodium's");
+static_assert(crypto_scalarmult_BYTES == crypto_box_PUBLICKEYBYTES, "a scalar multiple is a box public key");
+static_assert(crypto_scalarmult_SCALARBYTES == crypto_box_SECRETKEYBYTES, "a scalar is a box secret key");
+
+extern "C" int wm_box_easy(unsigned char *out, const unsigned char *message, size_t length,
+                           const unsigned char nonce[WM_BOX_NONCE_BYTES], const unsigned char public_key[WM_BOX_PUBLIC_KEY_BYTES],
+                           const unsigned char secret_key[WM_BOX_SECRET_KEY_BYTES]) {
+    if (!ready()) return -1;
+    if (length > crypto_box_MESSAGEBYTES_MAX) return -1;
+    return crypto_box_easy(out, message, length, nonce, public_key, secret_key) == 0 ? 0 : -1;
+}
+
+extern "C" int wm_box_open_easy(unsigned char *out, const unsigned char *box, size_t length,
+                                const unsigned char nonce[WM_BOX_NONCE_BYTES], const unsigned char public_key[WM_BOX_PUBLIC_KEY_BYTES],
+                                const unsigned char secret_key[WM_BOX_SECRET_KEY_BYTES]) {
+    if (!ready()) return -1;
+    if (length < crypto_box_MACBYTES) return -1;
+    return crypto_box_open_easy(out, box, length, nonce, public_key, secret_key) == 0 ? 0 : -1;
+}
+
+extern "C" int wm_box_public_key(unsigned char public_key[WM_BOX_PUBLIC_KEY_BYTES], const unsigned char secret_key[WM_BOX_SECRET_KEY_BYTES]) {
+    if (!ready()) return -1;
+    return crypto_scalarmult_base(public_key, secret_key) == 0 ? 0 : -1;
+}
+
+extern "C" int wm_random_bytes(unsigned char *out, size_t length) {
+    if (!ready()) return -1;
+    randombytes_buf(out, length);
+    return 0;
+}

@@ -1,8 +1,8 @@
 /*
- * waymark_sodium.h — libsodium in Waymark's C++ shim: password hashing (Argon2id).
+ * waymark_sodium.h — libsodium in Waymark's C++ shim: password hashing (Argon2id) and the
+ * vault's sealed boxes (crypto_box_easy, DESIGN §3.11).
  *
- * The vault's sealed boxes (DESIGN §3.11) will join these. Every function initialises
- * libsodium on first use (sodium_init is thread-safe and idempotent).
+ * Every function initialises libsodium on first use (sodium_init is thread-safe and idempotent).
  */
 #ifndef WAYMARK_SODIUM_H
 #define WAYMARK_SODIUM_H
@@ -41,6 +41,38 @@ int wm_password_needs_rehash(const char *hash, unsigned long long opslimit, size
 /** libsodium's interactive cost (operations, memory in bytes), for online sign-in. */
 unsigned long long wm_password_opslimit_interactive(void);
 size_t wm_password_memlimit_interactive(void);
+
+/** Sizes of crypto_box (X25519, XSalsa20-Poly1305): keys, nonce, and the tag a box adds. */
+enum {
+    WM_BOX_PUBLIC_KEY_BYTES = 32,
+    WM_BOX_SECRET_KEY_BYTES = 32,
+    WM_BOX_NONCE_BYTES = 24,
+    WM_BOX_MAC_BYTES = 16,
+};
+
+/**
+ * crypto_box_easy: seals `length` bytes of `message` for `public_key` from `secret_key` with
+ * `nonce` into `out`, which holds `length + WM_BOX_MAC_BYTES` bytes (the tag, then the ciphertext).
+ * Returns 0, or -1 (libsodium not initialised, or a key it refuses).
+ */
+int wm_box_easy(unsigned char *out, const unsigned char *message, size_t length,
+                const unsigned char nonce[WM_BOX_NONCE_BYTES], const unsigned char public_key[WM_BOX_PUBLIC_KEY_BYTES],
+                const unsigned char secret_key[WM_BOX_SECRET_KEY_BYTES]);
+
+/**
+ * crypto_box_open_easy: opens `length` bytes of `box` (at least WM_BOX_MAC_BYTES) sealed for
+ * `secret_key` by `public_key` into `out`, which holds `length - WM_BOX_MAC_BYTES` bytes.
+ * Returns 0, or -1 when the box is too short, forged, or sealed with other keys or another nonce.
+ */
+int wm_box_open_easy(unsigned char *out, const unsigned char *box, size_t length,
+                     const unsigned char nonce[WM_BOX_NONCE_BYTES], const unsigned char public_key[WM_BOX_PUBLIC_KEY_BYTES],
+                     const unsigned char secret_key[WM_BOX_SECRET_KEY_BYTES]);
+
+/** crypto_scalarmult_base: the public key of `secret_key`. Returns 0, or -1. */
+int wm_box_public_key(unsigned char public_key[WM_BOX_PUBLIC_KEY_BYTES], const unsigned char secret_key[WM_BOX_SECRET_KEY_BYTES]);
+
+/** randombytes_buf: `length` bytes from the system's CSPRNG into `out`. Returns 0, or -1. */
+int wm_random_bytes(unsigned char *out, size_t length);
 
 #ifdef __cplusplus
 }
