@@ -3,7 +3,7 @@
 // browsers fetch the new ones (the old cache is deleted when the new worker activates).
 // A unit test checks that this list and the files in Web/ agree.
 
-export const VERSION = 'waymark-shell-2026-11-24.9';
+export const VERSION = 'waymark-shell-2026-11-24.10';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */
@@ -33,6 +33,9 @@ export const SHELL_FILES = Object.freeze([
   '/app/pages/route.js',
   '/app/pages/routes.js',
   '/app/pages/settings.js',
+  '/app/pages/vault.js',
+  '/app/pages/vault-module.js',
+  '/app/pages/vault-user.js',
   '/photos/browse.js',
   '/photos/format.js',
   '/photos/leaflet.js',
@@ -56,6 +59,18 @@ export const SHELL_FILES = Object.freeze([
   '/recorder/ui/qr.js',
   '/recorder/ui/resume.js',
   '/recorder/ui/wake-lock.js',
+  '/styles/vault.css',
+  '/vault/cache.js',
+  '/vault/client.js',
+  '/vault/connection.js',
+  '/vault/push.js',
+  '/vault/qr.js',
+  '/vault/records.js',
+  '/vault/seal.js',
+  '/vault/ui/login.js',
+  '/vault/ui/modules.js',
+  '/vault/ui/scanner.js',
+  '/vault/ui/words.js',
   '/i18n/de.json',
   '/i18n/en.json',
   '/icons/icon-192.png',
@@ -65,11 +80,13 @@ export const SHELL_FILES = Object.freeze([
 
 /**
  * The browser libraries the server serves from the system's packages under /vendor/ (DESIGN §3.8)
- * that the offline parts need: the QR code of a recording, and Leaflet for a route's map.
+ * that the offline parts need: the QR code of a recording, Leaflet for a route's map, and
+ * TweetNaCl that seals location records for the data vault.
  * Cached when the server has them; not part of Web/.
  */
 export const VENDOR_FILES = Object.freeze([
   '/vendor/qrcode-generator/qrcode.js',
   '/vendor/leaflet/leaflet.esm.js',
   '/vendor/leaflet/leaflet.css',
+  '/vendor/tweetnacl/nacl-fast.js',
 ]);

@@ -3,16 +3,21 @@
 // 2 adds the recorder's: `routes` (the phone's routes, each with its sealed upload while it is
 // queued), `routeFixes` (every accepted fix, written as it arrives, so a closed tab loses at
 // most the fix in flight), `routeDeletes` (remote deletes that wait for the network) and
-// `keeper` (settings, the kept passphrase and its verifier, the device key).
+// `keeper` (settings, the kept passphrase and its verifier, the device key). Version 3 adds the
+// data vault's (seed 002): `vaultRecords` (location records waiting for the vault; their `id`
+// made by the database) and `vault` (the vault session, the repo, the last upload, the routes
+// already imported). Each upgrade only adds what is missing, so every older version's data stays.
 
 const DATABASE = 'waymark';
-const VERSION = 2;
+const VERSION = 3;
 /** Object stores whose records carry their own `id`. */
-const STORES = ['uploads', 'routes', 'routeDeletes', 'keeper'];
+const STORES = ['uploads', 'routes', 'routeDeletes', 'keeper', 'vault'];
+/** Object stores whose records get their `id` from the database when they have none. */
+const NUMBERED = ['vaultRecords'];
 /** The fixes: keys made by the database, looked up by the route's id. */
 const FIXES = 'routeFixes';
 
-/** @typedef {'uploads' | 'routes' | 'routeDeletes' | 'keeper'} StoreName */
+/** @typedef {'uploads' | 'routes' | 'routeDeletes' | 'keeper' | 'vault'} StoreName */
 
 /** @type {Promise<IDBDatabase> | null} */
 let opening = null;
@@ -26,11 +31,14 @@ function open() {
         for (const name of STORES) {
           if (!database.objectStoreNames.contains(name)) database.createObjectStore(name, { keyPath: 'id' });
         }
+        for (const name of NUMBERED) {
+          if (!database.objectStoreNames.contains(name)) database.createObjectStore(name, { keyPath: 'id', autoIncrement: true });
+        }
         if (!database.objectStoreNames.contains(FIXES)) {
           database.createObjectStore(FIXES, { autoIncrement: true }).createIndex('routeId', 'routeId', { unique: false });
         }
       };
-      // Another tab still holds version 1 open: it is asked to let go (below), and this one waits.
+      // Another tab still holds an older version open: it is asked to let go (below), and this one waits.
       request.onblocked = () => console.warn('Waymark: waiting for another tab to close the older local database');
       request.onsuccess = () => {
         const database = request.result;
@@ -107,5 +115,42 @@ export function fixRecords() {
         transaction.onabort = () => reject(transaction.error);
       });
     },
+  };
+}
+
+/**
+ * Records numbered by the database (`vaultRecords`), in the order they were added; several are
+ * added or deleted in one transaction.
+ * @template {{id?: number}} T
+ * @param {'vaultRecords'} name
+ */
+export function numberedRecords(name) {
+  /**
+   * @param {IDBTransactionMode} mode
+   * @param {(objects: IDBObjectStore) => void} action
+   * @returns {Promise<void>}
+   */
+  const batch = async (mode, action) => {
+    const database = await open();
+    await new Promise((resolve, reject) => {
+      const transaction = database.transaction(name, mode);
+      action(transaction.objectStore(name));
+      transaction.oncomplete = () => resolve(undefined);
+      transaction.onerror = () => reject(transaction.error);
+      transaction.onabort = () => reject(transaction.error);
+    });
+  };
+  return {
+    /** @returns {Promise<T[]>} */
+    all: () => run(name, 'readonly', (objects) => objects.getAll()),
+    /** @param {number} limit @returns {Promise<T[]>} the first `limit`, oldest first */
+    first: (limit) => run(name, 'readonly', (objects) => objects.getAll(null, limit)),
+    /** @returns {Promise<number>} */
+    count: () => run(name, 'readonly', (objects) => objects.count()),
+    /** @param {T[]} list added in this order, each given its `id` */
+    add: (list) => batch('readwrite', (objects) => { for (const record of list) objects.add(record); }),
+    /** @param {number[]} ids */
+    delete: (ids) => batch('readwrite', (objects) => { for (const id of ids) objects.delete(id); }),
+    clear: () => batch('readwrite', (objects) => { objects.clear(); }),
   };
 }

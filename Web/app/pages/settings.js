@@ -143,6 +143,7 @@ export async function render(root) {
       kept,
       el('p', { class: 'hint' }, t('settings.passphrase.hint')),
       el('p', { class: 'actions' }, reset)),
-    el('p', { class: 'record-links' }, el('a', { href: '/record' }, t('settings.toRecorder'))),
+    el('p', { class: 'record-links' }, el('a', { href: '/record' }, t('settings.toRecorder')), ' · ',
+      el('a', { href: '/vault' }, t('vault.settingsLink'))),
     dialog);
 }
