@@ -9,8 +9,11 @@ from playwright.sync_api import expect
 from conftest import WEB, make_account, messages, username, wait_for_service_worker
 
 PAGES = [page["path"] for page in json.loads((WEB / "app" / "pages.json").read_text())]
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src {images}; connect-src 'self'; "
-       "worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src {images}; connect-src 'self' {vaults}; "
+       "frame-src 'self' https: {vaults}; worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; "
+       "frame-ancestors 'none'; form-action 'self'")
+# The vault the /vault page may talk to when `serve` is given no --vault-url (DESIGN §3.11).
+DEFAULT_VAULT = "https://data-vault.eu"
 
 
 def shot_name(path):
@@ -19,10 +22,11 @@ def shot_name(path):
 
 
 def check_headers(answer, server):
-    """The security headers; images may also come from the map's tile server (--tile-url), nothing else."""
+    """The security headers; images may also come from the map's tile server (--tile-url), and the
+    browser may talk to (and frame) the default data vault; nothing else."""
     headers = answer.headers
     images = " ".join(["'self'", "data:", "blob:"] + ([server.tile_origin] if server.tile_origin else []))
-    assert headers.get("content-security-policy") == CSP.format(images=images), headers.get("content-security-policy")
+    assert headers.get("content-security-policy") == CSP.format(images=images, vaults=DEFAULT_VAULT), headers.get("content-security-policy")
     assert headers.get("x-content-type-options") == "nosniff"
     assert headers.get("referrer-policy") == "same-origin"
 
