@@ -214,7 +214,8 @@ export function createVaultClient({ vault, fetch: send = (input, init) => fetch(
   }
 
   /**
-   * POST /api/repos/{repo}/items with an array of items: one result per item, in order.
+   * POST /api/repos/{repo}/items with an array of items: one result per item, in order. An item
+   * that is a string is JSON already (a plain record as recordJSON wrote it) and sent as it is.
    * 200 writes all; 400 lists per item (`{"id"}` written, `{"error"}` refused). Any answer whose
    * count does not match is a badAnswer: nothing may be taken as written.
    * @param {unknown[]} items
@@ -224,7 +225,8 @@ export function createVaultClient({ vault, fetch: send = (input, init) => fetch(
    */
   async function write(items, repo, token) {
     const response = await request(`/api/repos/${encodeURIComponent(repo)}/items`, {
-      method: 'POST', headers: { ...authorization(token), 'Content-Type': 'application/json' }, body: JSON.stringify(items),
+      method: 'POST', headers: { ...authorization(token), 'Content-Type': 'application/json' },
+      body: `[${items.map((item) => (typeof item === 'string' ? item : JSON.stringify(item))).join(',')}]`,
     });
     if (response.status !== 200 && response.status !== 400) throw apiFailure(response);
     const body = await json(response);

@@ -18,6 +18,7 @@ import { recordsFromTrack } from './records.js';
  *   token(): the kept token, or a new one when it expired; renew(): always signs in again
  * @typedef {{repositoryKey: (repo: string, token: VaultToken) => Promise<string | null>,
  *   write: (items: unknown[], repo: string, token: VaultToken) => Promise<WriteResult[]>}} WritingClient
+ *   `write` takes sealed items as objects and plain records as their JSON text
  * @typedef {{written: number, refused: Record<string, number>, kept: number, encrypted: boolean,
  *   failure: VaultError | null}} PushReport  `refused`: reason → how many; `kept`: still cached after the push
  */
@@ -63,7 +64,7 @@ export async function pushRecords({ client, tokens, cache, nacl, repository, bat
       const items = [];
       for (const { record } of batch) {
         const json = recordJSON(record);
-        items.push(key !== null && box ? await sealRecord(box, json, key) : JSON.parse(json));
+        items.push(key !== null && box ? await sealRecord(box, json, key) : json);
       }
       const results = await withToken(tokens, (token) => client.write(items, repository, token));
       if (results.length !== batch.length) throw new VaultError('badAnswer', `${results.length} results for ${batch.length} items`);

@@ -1,43 +1,110 @@
 // Location records (DESIGN §3.11) from what the phone knows: the fixes of a recorded route, or
 // one position read now. Speed (m/s) and heading (degrees from true north, 0 ≤ h < 360) come
-// from the source when it gives them; a route's fixes carry neither, so they are derived from
-// the neighbouring fix (the fix before; the first fix of a track from the one after) on the
-// sphere of the Earth's mean radius. A lone fix has none. Nothing here touches the DOM.
+// from the source when it gives them; a route's fixes carry neither, so they are derived as the
+// Swift library's VaultRecord.records(track:) does: from the next fix (the start azimuth), the
+// track's last fix from the one before (the end azimuth, the direction of arrival), on the
+// WGS-84 ellipsoid with Vincenty's inverse formula (WaymarkCore's Geodesy.distance and
+// WaymarkVault's Motion, ported). A lone fix, or a neighbour at the same instant or earlier,
+// gives none; the same place gives speed 0 and no heading. Nothing here touches the DOM.
 import { DATUM } from './seal.js';
 
 /** @typedef {import('./seal.js').VaultRecord} VaultRecord */
 /** @typedef {import('../recorder/envelope.js').Fix} Fix */
 
-/** The Earth's mean radius (IUGG), metres. */
-const EARTH_RADIUS = 6371008.8;
+const SEMI_MAJOR = 6378137;
+const FLATTENING = 1 / 298.257223563;
+const RADIANS = Math.PI / 180;
 
 /**
- * ISO 8601 UTC in whole seconds: 2017-12-28T16:49:22Z.
+ * ISO 8601 UTC in whole seconds (fractions dropped): 2017-12-28T16:49:22Z.
  * @param {number} seconds since 1970
  */
 export function isoSeconds(seconds) {
   return new Date(Math.floor(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** @param {number} degrees */
-const radians = (degrees) => (degrees * Math.PI) / 180;
+/**
+ * C's remainder(x, 360): x minus the nearest multiple of 360 (ties to even).
+ * @param {number} x
+ */
+function remainder360(x) {
+  const quotient = x / 360;
+  let n = Math.round(quotient);
+  if (Math.abs(quotient - Math.trunc(quotient)) === 0.5 && n % 2 !== 0) n -= 1;
+  return x - n * 360;
+}
 
 /**
- * The distance (m) and initial bearing (degrees, 0 ≤ b < 360) from one place to another.
- * @param {{latitude: number, longitude: number}} from
- * @param {{latitude: number, longitude: number}} to
+ * Radians to degrees in 0 ≤ d < 360.
+ * @param {number} angle
  */
-export function distanceAndBearing(from, to) {
-  const lat1 = radians(from.latitude);
-  const lat2 = radians(to.latitude);
-  const dLat = lat2 - lat1;
-  const dLon = radians(to.longitude - from.longitude);
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1) * Math.cos(lat2) * Math.sin(dLon / 2) ** 2;
-  const distance = 2 * EARTH_RADIUS * Math.asin(Math.min(1, Math.sqrt(a)));
-  const y = Math.sin(dLon) * Math.cos(lat2);
-  const x = Math.cos(lat1) * Math.sin(lat2) - Math.sin(lat1) * Math.cos(lat2) * Math.cos(dLon);
-  const bearing = (((Math.atan2(y, x) * 180) / Math.PI) + 360) % 360;
-  return { distance, bearing };
+function degrees(angle) {
+  let value = ((angle * 180) / Math.PI) % 360;
+  if (value < 0) value += 360;
+  if (value >= 360) value -= 360;
+  return value;
+}
+
+/**
+ * The geodesic between two places on the WGS-84 ellipsoid (Vincenty 1975, inverse): its length
+ * in metres and its azimuths at both ends (degrees), null azimuths for the same place.
+ * @param {{latitude: number, longitude: number}} a
+ * @param {{latitude: number, longitude: number}} b
+ * @returns {{distance: number, start: number | null, end: number | null}}
+ */
+export function geodesic(a, b) {
+  const f = FLATTENING;
+  const semiMinor = SEMI_MAJOR * (1 - f);
+  const longitudeDifference = remainder360(b.longitude - a.longitude) * RADIANS;
+  const u1 = Math.atan((1 - f) * Math.tan(a.latitude * RADIANS));
+  const u2 = Math.atan((1 - f) * Math.tan(b.latitude * RADIANS));
+  const sinU1 = Math.sin(u1), cosU1 = Math.cos(u1);
+  const sinU2 = Math.sin(u2), cosU2 = Math.cos(u2);
+  let lambda = longitudeDifference;
+  let sinSigma = 0, cosSigma = 0, sigma = 0, cosSqAlpha = 0, cos2SigmaM = 0;
+  for (let iteration = 0; iteration < 1000; iteration++) {
+    const sinLambda = Math.sin(lambda), cosLambda = Math.cos(lambda);
+    const t1 = cosU2 * sinLambda;
+    const t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda;
+    sinSigma = Math.sqrt(t1 * t1 + t2 * t2);
+    if (sinSigma === 0) return { distance: 0, start: null, end: null };
+    cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda;
+    sigma = Math.atan2(sinSigma, cosSigma);
+    const sinAlpha = (cosU1 * cosU2 * sinLambda) / sinSigma;
+    cosSqAlpha = 1 - sinAlpha * sinAlpha;
+    cos2SigmaM = cosSqAlpha === 0 ? 0 : cosSigma - (2 * sinU1 * sinU2) / cosSqAlpha;
+    const c = (f / 16) * cosSqAlpha * (4 + f * (4 - 3 * cosSqAlpha));
+    const previous = lambda;
+    lambda = longitudeDifference + (1 - c) * f * sinAlpha
+      * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)));
+    if (Math.abs(lambda - previous) < 1e-12) break;
+  }
+  const uSq = (cosSqAlpha * (SEMI_MAJOR * SEMI_MAJOR - semiMinor * semiMinor)) / (semiMinor * semiMinor);
+  const bigA = 1 + (uSq / 16384) * (4096 + uSq * (-768 + uSq * (320 - 175 * uSq)));
+  const bigB = (uSq / 1024) * (256 + uSq * (-128 + uSq * (74 - 47 * uSq)));
+  const deltaSigma = bigB * sinSigma * (cos2SigmaM + (bigB / 4) * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
+    - (bigB / 6) * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)));
+  const sinLambda = Math.sin(lambda), cosLambda = Math.cos(lambda);
+  return {
+    distance: semiMinor * bigA * (sigma - deltaSigma),
+    start: degrees(Math.atan2(cosU2 * sinLambda, cosU1 * sinU2 - sinU1 * cosU2 * cosLambda)),
+    end: degrees(Math.atan2(cosU1 * sinLambda, -sinU1 * cosU2 + cosU1 * sinU2 * cosLambda)),
+  };
+}
+
+/**
+ * Speed from `a` to `b` and the heading at `a` (or, with `atEnd`, at `b`); null when `b` is not later.
+ * @param {Fix} a
+ * @param {Fix} b
+ * @param {boolean} atEnd
+ * @returns {{speed: number, heading: number | null} | null}
+ */
+function motion(a, b, atEnd) {
+  const seconds = b.time - a.time;
+  if (!(seconds > 0) || ![a.latitude, a.longitude, b.latitude, b.longitude].every(Number.isFinite)) return null;
+  const { distance, start, end } = geodesic(a, b);
+  if (!(distance > 0)) return { speed: 0, heading: null };
+  return { speed: distance / seconds, heading: atEnd ? end : start };
 }
 
 /** @param {number | null | undefined} value @returns {number | null} */
@@ -52,13 +119,10 @@ export function recordsFromTrack(track) {
   return track.map((fix, index) => {
     let speed = known(fix.speed);
     let heading = known(fix.heading);
-    const neighbour = index > 0 ? track[index - 1] : track[index + 1];
-    if ((speed === null || heading === null) && neighbour) {
-      const [from, to] = index > 0 ? [neighbour, fix] : [fix, neighbour];
-      const { distance, bearing } = distanceAndBearing(from, to);
-      const seconds = Math.abs(to.time - from.time);
-      if (speed === null && seconds > 0) speed = round(distance / seconds, 2);
-      if (heading === null && distance > 0) heading = round(bearing, 1) % 360;
+    if (speed === null && heading === null) {
+      const moved = index + 1 < track.length ? motion(fix, track[index + 1], false) : index > 0 ? motion(track[index - 1], fix, true) : null;
+      speed = moved?.speed ?? null;
+      heading = moved?.heading ?? null;
     }
     return {
       timestamp: isoSeconds(fix.time), latitude: fix.latitude, longitude: fix.longitude,
@@ -81,10 +145,4 @@ export function recordFromPosition(position) {
     altitude: known(coords.altitude), accuracy: known(coords.accuracy), speed: known(coords.speed),
     heading: heading === null ? null : ((heading % 360) + 360) % 360, datum: DATUM,
   };
-}
-
-/** @param {number} value @param {number} digits */
-function round(value, digits) {
-  const scale = 10 ** digits;
-  return Math.round(value * scale) / scale;
 }

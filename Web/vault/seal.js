@@ -29,17 +29,32 @@ export class SealError extends Error {
 }
 
 /**
- * The JSON of a record: keys in RECORD_KEYS order, an unknown value as null, numbers as
- * JavaScript writes them shortest (1.5, 160, 0.0001); datum always EPSG:4326.
+ * The JSON of a record, byte for byte as the Swift library's VaultRecord.json() writes it: keys
+ * in RECORD_KEYS order, an unknown (or non-finite) value as null, numbers as Swift prints a
+ * Double (swiftNumber), datum always EPSG:4326.
  * @param {Partial<VaultRecord> & {timestamp: string, latitude: number, longitude: number}} record
  */
 export function recordJSON(record) {
   const parts = RECORD_KEYS.map((key) => {
-    let value = key === 'datum' ? DATUM : /** @type {any} */ (record)[key];
-    if (typeof value === 'number' && !Number.isFinite(value)) value = null;
-    return `${JSON.stringify(key)}:${JSON.stringify(value ?? null)}`;
+    const value = key === 'datum' ? DATUM : /** @type {any} */ (record)[key];
+    return `${JSON.stringify(key)}:${typeof value === 'number' ? swiftNumber(value) : JSON.stringify(value ?? null)}`;
   });
   return `{${parts.join(',')}}`;
+}
+
+/**
+ * A number as Swift's description of a Double writes it: the shortest digits that read back
+ * the same (as JavaScript's), an integral value with ".0" (160.0, -12.0, 0.0), and exponent
+ * notation below 1e-4 and above 2^53, with at least two exponent digits (1e-05, 1e+16).
+ * @param {number} value
+ */
+export function swiftNumber(value) {
+  if (!Number.isFinite(value)) return 'null';
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
+  const magnitude = Math.abs(value);
+  if (magnitude < 1e-4 || magnitude > 2 ** 53) return value.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+  const text = String(value);
+  return text.includes('.') ? text : `${text}.0`;
 }
 
 /** @param {Uint8Array} bytes */

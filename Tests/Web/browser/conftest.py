@@ -12,6 +12,7 @@ import shutil
 import socket
 import struct
 import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -51,13 +52,18 @@ class Server:
         self.url, self.port, self.log = url, port, log
         self.tile_origin = tile_origin
         self.tile_requests = []
+        # Data vaults this server lets the pages talk to ({vault}, {closed-vault}): the browser logs
+        # their refusals (401, CORS, no answer) as errors, which the /vault page shows in its own words.
+        self.vault_origins = []
 
     def log_text(self):
         return self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "serve_args(*args): more arguments for `waymark serve` in this test ({tiles}: the tile stub's origin)")
+    config.addinivalue_line("markers", "serve_args(*args): more arguments for `waymark serve` in this test ({tiles}: the tile stub's origin; "
+                            "{vault}: the stand-in data vault's URL; {closed-vault}: a vault URL where nothing listens)")
+    config.addinivalue_line("markers", "vault_options(allow_origin=True): how the stand-in data vault starts (allow_origin=False: no CORS headers)")
 
 
 @pytest.fixture(scope="session")
@@ -137,7 +143,61 @@ def serve_options():
 
 
 @pytest.fixture
-def server(tmp_path, request, tile_server):
+def server_port():
+    """The port of this test's server, known before it starts (the stand-in vault allows its origin)."""
+    return free_port()
+
+
+class Vault:
+    def __init__(self, url, state, process):
+        self.url, self.state, self.process = url, state, process
+        self.origin = url
+
+    def items(self):
+        """What the vault stored (items.jsonl): {repo, id, received, plaintext, record} each."""
+        path = self.state / "items.jsonl"
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()] if path.exists() else []
+
+    def requests(self):
+        path = self.state / "requests.jsonl"
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()] if path.exists() else []
+
+    def refuse(self, timestamps):
+        """Makes the vault refuse the records with these timestamps (refuse.json, read on every request)."""
+        (self.state / "refuse.json").write_text(json.dumps(list(timestamps)), encoding="utf-8")
+
+
+@pytest.fixture
+def vault(tmp_path, request, server_port):
+    """The stand-in OwnYourData vault (Tests/Vault/standin-vault.py) on a free port, allowing this
+    test's server origin (CORS) unless the test is marked vault_options(allow_origin=False)."""
+    marker = request.node.get_closest_marker("vault_options")
+    options = marker.kwargs if marker else {}
+    state = tmp_path / "vault"
+    command = [sys.executable, str(REPO / "Tests" / "Vault" / "standin-vault.py"), "--state", str(state)]
+    if options.get("allow_origin", True):
+        command += ["--allow-origin", f"http://127.0.0.1:{server_port}"]
+    log = open(tmp_path / "vault.log", "wb")
+    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=log)
+    line = []
+    reader = threading.Thread(target=lambda: line.append(process.stdout.readline().decode().strip()), daemon=True)
+    reader.start()
+    reader.join(30)
+    if not line or not line[0].startswith("listening "):
+        process.kill()
+        pytest.fail(f"the stand-in vault did not start: {line} {(tmp_path / 'vault.log').read_text(errors='replace')}", pytrace=False)
+    yield Vault(line[0].split(" ", 1)[1], state, process)
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    log.close()
+
+
+@pytest.fixture
+def server(tmp_path, request, tile_server, server_port):
     """A fresh server: its own data folder and a free port, map tiles from the local tile stub;
     killed after the test."""
     marker = request.node.get_closest_marker("serve_args")
@@ -149,11 +209,21 @@ def server(tmp_path, request, tile_server):
     # "{tiles-alias}" the same stub by another name (localhost), a second origin for the CSP.
     alias = tile_origin.replace("127.0.0.1", "localhost")
     extra = [arg.replace("{tiles}", tile_origin).replace("{tiles-alias}", alias) for arg in extra]
+    # "{vault}" is the stand-in data vault (started for the test); "{closed-vault}" a port where nothing listens.
+    vault_origins = []
+    if any("{vault}" in arg for arg in extra):
+        vault_url = request.getfixturevalue("vault").url
+        vault_origins.append(vault_url)
+        extra = [arg.replace("{vault}", vault_url) for arg in extra]
+    if any("{closed-vault}" in arg for arg in extra):
+        closed = f"http://127.0.0.1:{free_port()}"
+        vault_origins.append(closed)
+        extra = [arg.replace("{closed-vault}", closed) for arg in extra]
     if "--tile-url" in serve_options():
         extra = ["--tile-url", tile_origin + "/{z}/{x}/{y}.png", *extra]
     else:
         tile_origin = None
-    port = free_port()
+    port = server_port
     data = tmp_path / "data"
     data.mkdir()
     log = tmp_path / "server.log"
@@ -164,6 +234,7 @@ def server(tmp_path, request, tile_server):
     url = f"http://127.0.0.1:{port}"
     served = Server(url, port, log, tile_origin)
     served.tile_requests = tile_requests
+    served.vault_origins = vault_origins
     deadline = time.monotonic() + 60
     while True:
         if process.poll() is not None:
@@ -229,6 +300,11 @@ class Phone:
             # those are expected answers that the page shows in its own words.
             if message.text.startswith("Failed to load resource") and "/api/" in location:
                 return
+            # The same for a data vault the test started: its 401, CORS refusal or silence is what
+            # the /vault page then explains.
+            if any(location.startswith(origin) or f"'{origin}/" in message.text for origin in self.server.vault_origins):
+                if message.text.startswith("Failed to load resource") or "blocked by CORS policy" in message.text:
+                    return
             self.problems.append(f"console error on {page.url}: {message.text} ({location})")
 
         page.on("console", console)

@@ -25,7 +25,7 @@ const record = (index) => ({
  */
 function fakeVault({ write } = {}) {
   const repoKeys = nacl.box.keyPair();
-  const state = { tokens: 0, items: [], writes: [], refuse: new Set(), signIns: 0, expired: new Set() };
+  const state = { tokens: 0, items: [], writes: [], bodies: [], refuse: new Set(), signIns: 0, expired: new Set() };
   const json = (body, status = 200) => new Response(JSON.stringify(body), { status });
   const fetch = async (url, init) => {
     const path = new URL(url).pathname;
@@ -40,6 +40,7 @@ function fakeVault({ write } = {}) {
     if (path.endsWith('/pub_key')) return repo === 'keyed' ? json({ id: 1, identifier: repo, pub_key: toHex(repoKeys.publicKey) }) : json({ error: 'not_found' }, 404);
     const items = JSON.parse(init.body);
     state.writes.push(items.length);
+    state.bodies.push(init.body);
     const replaced = await write?.(items, state);
     if (replaced) return replaced;
     const sender = nacl.box.keyPair.fromSecretKey(await senderSecretKey()).publicKey;
@@ -96,6 +97,9 @@ test('a repo without a key receives plain records', async () => {
   assert.equal(report.encrypted, false);
   assert.equal(report.written, 3);
   assert.deepEqual(vault.state.items.map((item) => JSON.parse(item.plaintext)), [record(0), record(1), record(2)]);
+  // The bytes the Swift library would send: each record's JSON as recordJSON writes it (10.0, not 10).
+  assert.equal(vault.state.bodies[0], `[${[0, 1, 2].map((index) => recordJSON(record(index))).join(',')}]`);
+  assert.match(vault.state.bodies[0], /"altitude":10\.0,"accuracy":5\.0,/);
 });
 
 test('a 400 with mixed results keeps exactly the refused records; the next push sends only those', async () => {
@@ -206,8 +210,9 @@ test('a recorded route’s fixes become records once; a route still recording wa
   assert.equal(await importRoutes(cache, routes, tracksOf), 0);
   assert.deepEqual(asked, ['r1']);
   const [first, second, lone] = (await cache.pending()).map(({ record: kept }) => kept);
-  assert.equal(recordJSON(first), '{"timestamp":"2025-11-24T16:00:00Z","latitude":45,"longitude":13,"altitude":1,"accuracy":4,"speed":11.12,"heading":0,"datum":"EPSG:4326"}');
-  assert.equal(second.speed, 11.12);
+  assert.match(recordJSON(first), /^\{"timestamp":"2025-11-24T16:00:00Z","latitude":45\.0,"longitude":13\.0,"altitude":1\.0,"accuracy":4\.0,"speed":11\.1\d+,"heading":0\.0,"datum":"EPSG:4326"\}$/);
+  // 0.001° of latitude at 45° is 111.13 m on WGS-84; in 10 s.
+  assert.ok(Math.abs(second.speed - 11.113) < 0.001, String(second.speed));
   assert.equal(lone.speed, null, 'a track of one fix has no neighbour');
   routes[1].status = 'queued';
   assert.equal(await importRoutes(cache, routes, tracksOf), 1);

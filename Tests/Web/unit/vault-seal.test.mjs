@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { REPO } from './helpers.mjs';
-import { sealRecord, recordJSON, senderSecretKey, toHex, fromHex, SealError, RECORD_KEYS } from '../../../Web/vault/seal.js';
-import { recordsFromTrack, recordFromPosition, isoSeconds, distanceAndBearing } from '../../../Web/vault/records.js';
+import { sealRecord, recordJSON, swiftNumber, senderSecretKey, toHex, fromHex, SealError, RECORD_KEYS } from '../../../Web/vault/seal.js';
+import { recordsFromTrack, recordFromPosition, isoSeconds, geodesic } from '../../../Web/vault/records.js';
 
 const nacl = createRequire(import.meta.url)('/usr/share/nodejs/tweetnacl/nacl-fast.js');
 const vector = JSON.parse(readFileSync(join(REPO, 'Tests', 'Conformance', 'vault', 'seal-vector.json'), 'utf8'));
@@ -44,51 +44,77 @@ test('a repo key that is not 64 hex digits, or a nonce that is not 24 bytes, is 
   await assert.rejects(sealRecord(nacl, '{}', vector.publicKey, new Uint8Array(23)), (error) => error instanceof SealError && error.code === 'invalidNonce');
 });
 
-test('a record’s JSON: keys in the Swift library’s order, unknown values null, datum EPSG:4326', () => {
+test('a record’s JSON is the Swift library’s, byte for byte: key order, nulls, numbers as Swift prints them', () => {
   assert.deepEqual(RECORD_KEYS, ['timestamp', 'latitude', 'longitude', 'altitude', 'accuracy', 'speed', 'heading', 'datum']);
+  // The two strings of Tests/WaymarkVaultTests/VaultRecordTests.swift.
+  assert.equal(recordJSON({ timestamp: '2017-12-28T16:49:22Z', latitude: 40.75846, longitude: 73.92248, altitude: 160.34 }),
+    '{"timestamp":"2017-12-28T16:49:22Z","latitude":40.75846,"longitude":73.92248,"altitude":160.34,"accuracy":null,"speed":null,"heading":null,"datum":"EPSG:4326"}');
+  assert.equal(recordJSON({ timestamp: '1970-01-01T00:00:00Z', latitude: -33.5, longitude: -0.000125, altitude: -12, accuracy: 20, speed: 0, heading: 359.75 }),
+    '{"timestamp":"1970-01-01T00:00:00Z","latitude":-33.5,"longitude":-0.000125,"altitude":-12.0,"accuracy":20.0,"speed":0.0,"heading":359.75,"datum":"EPSG:4326"}');
+  // Given in any order, with another datum and non-finite values: the order, EPSG:4326 and null win.
   assert.equal(
-    recordJSON({ heading: 90, speed: 1.5, datum: 'WGS84', accuracy: 20, altitude: 1.34, longitude: 15.4288967, latitude: 47.0700467, timestamp: '2017-12-28T00:49:22Z' }),
-    '{"timestamp":"2017-12-28T00:49:22Z","latitude":47.0700467,"longitude":15.4288967,"altitude":1.34,"accuracy":20,"speed":1.5,"heading":90,"datum":"EPSG:4326"}');
-  assert.equal(
-    recordJSON({ timestamp: '2017-12-28T16:49:22Z', latitude: 40.75846, longitude: 73.92248, altitude: NaN }),
-    '{"timestamp":"2017-12-28T16:49:22Z","latitude":40.75846,"longitude":73.92248,"altitude":null,"accuracy":null,"speed":null,"heading":null,"datum":"EPSG:4326"}');
-  assert.equal(JSON.parse(recordJSON({ timestamp: 'x"y', latitude: 0, longitude: -0.0001 })).timestamp, 'x"y');
+    recordJSON({ heading: 90, speed: Infinity, datum: 'WGS84', accuracy: NaN, altitude: 1.34, longitude: 15.4288967, latitude: 47.0700467, timestamp: '2017-12-28T00:49:22Z' }),
+    '{"timestamp":"2017-12-28T00:49:22Z","latitude":47.0700467,"longitude":15.4288967,"altitude":1.34,"accuracy":null,"speed":null,"heading":90.0,"datum":"EPSG:4326"}');
+  assert.equal(JSON.parse(recordJSON({ timestamp: 'x"y\u0001', latitude: 0, longitude: 1 })).timestamp, 'x"y\u0001');
+  // Swift's description of a Double.
+  const cases = [[160, '160.0'], [0, '0.0'], [-0, '-0.0'], [1.5, '1.5'], [0.0001, '0.0001'], [0.00001, '1e-05'], [-0.0000123, '-1.23e-05'],
+    [1e-7, '1e-07'], [123456789.125, '123456789.125'], [2 ** 53, '9007199254740992.0'], [2 ** 53 + 2, '9.007199254740994e+15'], [1e16, '1e+16'], [9.5e15, '9.5e+15'], [1e15, '1000000000000000.0'],
+    [0.1 + 0.2, '0.30000000000000004'], [NaN, 'null']];
+  for (const [value, text] of cases) assert.equal(swiftNumber(value), text, String(value));
 });
 
-test('timestamps are ISO 8601 UTC in whole seconds', () => {
-  assert.equal(isoSeconds(1514479762.9), '2017-12-28T16:49:22Z');
+test('timestamps are ISO 8601 UTC in whole seconds, fractions dropped', () => {
+  assert.equal(isoSeconds(1514479762.999), '2017-12-28T16:49:22Z');
   assert.equal(isoSeconds(0), '1970-01-01T00:00:00Z');
+  assert.equal(isoSeconds(951_782_400), '2000-02-29T00:00:00Z');
+  assert.equal(isoSeconds(-1), '1969-12-31T23:59:59Z');
+  assert.equal(isoSeconds(4_102_444_799), '2099-12-31T23:59:59Z');
 });
 
-test('a route’s fixes: speed and heading from the neighbouring fix, none for a lone fix', () => {
-  // 0.001° of latitude north in 10 s: 111.2 m, 11.12 m/s, heading 0; then east.
-  const track = [
-    { latitude: 45, longitude: 13, altitude: 100, accuracy: 5, time: 1000 },
-    { latitude: 45.001, longitude: 13, altitude: null, accuracy: null, time: 1010 },
-    { latitude: 45.001, longitude: 13.001, altitude: 101, accuracy: 3, time: 1020 },
-  ];
-  const records = recordsFromTrack(track);
-  assert.equal(records.length, 3);
-  assert.deepEqual(records.map((record) => record.speed), [11.12, 11.12, 7.86]);
-  assert.deepEqual(records.map((record) => record.heading), [0, 0, 90]);
-  assert.deepEqual(records[1], {
-    timestamp: '1970-01-01T00:16:50Z', latitude: 45.001, longitude: 13, altitude: null, accuracy: null, speed: 11.12, heading: 0, datum: 'EPSG:4326',
-  });
-  const lone = recordsFromTrack([track[0]]);
-  assert.equal(lone[0].speed, null);
-  assert.equal(lone[0].heading, null);
-  // Standing still: speed 0, no heading.
-  const still = recordsFromTrack([track[0], { ...track[0], time: 1005 }]);
-  assert.equal(still[1].speed, 0);
-  assert.equal(still[1].heading, null);
+const fix = (latitude, longitude, time, more = {}) => ({ latitude, longitude, altitude: null, accuracy: null, time, ...more });
+
+test('speed and heading as the Swift library derives them: to the next fix, the last from the one before', () => {
+  const t = 1_600_000_000;
+  // On the equator 0.0001° of latitude is 11.0574 m, of longitude 11.1319 m (WGS-84).
+  const north = recordsFromTrack([fix(0, 0, t), fix(0.0001, 0, t + 1)]);
+  assert.ok(Math.abs(north[0].speed - 11.0574) < 0.001 && Math.abs(north[1].speed - 11.0574) < 0.001);
+  assert.ok(north[0].heading < 1e-9);
+  assert.ok(north[1].heading < 1e-9 || 360 - north[1].heading < 1e-9);
+  const east = recordsFromTrack([fix(0, 0, t), fix(0, 0.0001, t + 1)]);
+  assert.ok(Math.abs(east[0].speed - 11.1319) < 0.001);
+  assert.ok(Math.abs(east[0].heading - 90) < 1e-9);
+  const southWest = recordsFromTrack([fix(0, 0, t), fix(0, -0.0001, t + 2), fix(-0.0001, -0.0001, t + 4)]);
+  assert.ok(Math.abs(southWest[0].heading - 270) < 1e-9);
+  assert.ok(Math.abs(southWest[0].speed - 11.1319 / 2) < 0.001);
+  assert.ok(Math.abs(southWest[1].heading - 180) < 1e-6);
+  assert.ok(Math.abs(southWest[2].heading - 180) < 1e-6, 'the last fix: the direction of arrival');
+});
+
+test('Vincenty’s published line, Flinders Peak to Buninyong: 54,972.271 m and both azimuths', () => {
+  const dms = (d, m, s) => d + m / 60 + s / 3600;
+  const records = recordsFromTrack([fix(-dms(37, 57, 3.72030), dms(144, 25, 29.52440), 0), fix(-dms(37, 39, 10.15610), dms(143, 55, 35.38390), 100)]);
+  assert.ok(Math.abs(records[0].speed - 549.72271) < 0.00001, String(records[0].speed));
+  assert.ok(Math.abs(records[0].heading - dms(306, 52, 5.37)) < 0.01 / 3600);
+  assert.ok(Math.abs(records[1].heading - (dms(127, 10, 25.07) + 180)) < 0.01 / 3600);
+  const across = geodesic({ latitude: 0, longitude: 179.9995 }, { latitude: 0, longitude: -179.9995 });
+  assert.ok(Math.abs(across.distance - 111.32) < 0.01, `across the antimeridian: ${across.distance}`);
+  assert.ok(Math.abs(across.start - 90) < 1e-6);
+});
+
+test('a lone fix has no speed or heading; standing still speed 0 and no heading; the same instant none', () => {
+  const t = 1_600_000_000;
+  const lone = recordsFromTrack([fix(46, 14, t, { altitude: 500, accuracy: 4 })]);
+  assert.deepEqual(lone, [{ timestamp: '2020-09-13T12:26:40Z', latitude: 46, longitude: 14, altitude: 500, accuracy: 4, speed: null, heading: null, datum: 'EPSG:4326' }]);
+  const still = recordsFromTrack([fix(46, 14, t), fix(46, 14, t + 5)]);
+  assert.deepEqual(still.map((r) => [r.speed, r.heading]), [[0, null], [0, null]]);
+  const sameInstant = recordsFromTrack([fix(46, 14, t), fix(46.001, 14, t)]);
+  assert.deepEqual(sameInstant.map((r) => [r.speed, r.heading]), [[null, null], [null, null]]);
+  assert.deepEqual(recordsFromTrack([]), []);
   // A source's own speed and heading are kept.
-  assert.deepEqual(recordsFromTrack([{ ...track[0], speed: 3, heading: 270 }, track[1]]).map((r) => [r.speed, r.heading]), [[3, 270], [11.12, 0]]);
-  const { distance, bearing } = distanceAndBearing({ latitude: 0, longitude: 179.9995 }, { latitude: 0, longitude: -179.9995 });
-  assert.ok(Math.abs(distance - 111.2) < 0.1, `across the antimeridian: ${distance}`);
-  assert.ok(Math.abs(bearing - 90) < 1e-6);
+  assert.deepEqual(recordsFromTrack([fix(46, 14, t, { speed: 3, heading: 270 }), fix(46.001, 14, t + 10)]).map((r) => r.speed === 3 ? [r.speed, r.heading] : 'derived'), [[3, 270], 'derived']);
 });
 
 test('one position read now becomes one record with the browser’s speed and heading', () => {
   const record = recordFromPosition({ timestamp: 1764018000123, coords: { latitude: 45.2, longitude: 13.9, altitude: null, accuracy: 12, speed: null, heading: -90 } });
-  assert.equal(recordJSON(record), '{"timestamp":"2025-11-24T21:00:00Z","latitude":45.2,"longitude":13.9,"altitude":null,"accuracy":12,"speed":null,"heading":270,"datum":"EPSG:4326"}');
+  assert.equal(recordJSON(record), '{"timestamp":"2025-11-24T21:00:00Z","latitude":45.2,"longitude":13.9,"altitude":null,"accuracy":12.0,"speed":null,"heading":270.0,"datum":"EPSG:4326"}');
 });

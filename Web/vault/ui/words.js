@@ -5,7 +5,9 @@ import { el } from '../../app/dom.js';
 import { VaultError } from '../client.js';
 
 /**
- * The nodes of message `key` with `{name}` replaced by `parts[name]` (a node or a string).
+ * The nodes of message `key` with `{name}` replaced by `parts[name]` (a node or a string). An
+ * element stays on one line with the characters that touch it, so "(help):" never breaks
+ * after its parenthesis.
  * @param {string} key
  * @param {Record<string, Node | string>} parts
  * @returns {Array<Node | string>}
@@ -15,15 +17,38 @@ export function words(key, parts) {
   /** @type {Array<Node | string>} */
   const nodes = [];
   let at = 0;
+  /** @type {HTMLElement | null} the element just placed, with the characters before it */
+  let open = null;
   for (const match of text.matchAll(/\{(\w+)\}/g)) {
     const part = parts[match[1]];
     if (part === undefined) continue;
-    nodes.push(text.slice(at, match.index));
-    nodes.push(part);
+    let before = text.slice(at, match.index);
+    if (open) {
+      const glued = /^\S*/.exec(before)?.[0] ?? '';
+      if (glued) open.append(glued);
+      before = before.slice(glued.length);
+      open = null;
+    }
+    if (typeof part === 'string') {
+      nodes.push(before, part);
+    } else {
+      const glued = /\S*$/.exec(before)?.[0] ?? '';
+      nodes.push(before.slice(0, before.length - glued.length));
+      open = el('span', { class: 'nowrap' }, glued || null, part);
+      nodes.push(open);
+    }
     at = (match.index ?? 0) + match[0].length;
   }
-  nodes.push(text.slice(at));
-  return nodes.filter((node) => node !== '');
+  let rest = text.slice(at);
+  if (open) {
+    const glued = /^\S*/.exec(rest)?.[0] ?? '';
+    if (glued) open.append(glued);
+    rest = rest.slice(glued.length);
+  }
+  nodes.push(rest);
+  // A span that glued nothing is not needed.
+  return nodes.filter((node) => node !== '').map((node) => (node instanceof HTMLElement && node.classList.contains('nowrap')
+    && node.childNodes.length === 1 && node.firstChild ? node.firstChild : node));
 }
 
 /**
