@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from conftest import messages
 from routes_flows import record_route, walk
-from vault_flows import (APP, LOCALES, USER_A, USER_B, cached_records, count_text, cut_off, expect_module_list, fill,
+from vault_flows import (APP, LOCALES, USER_A, USER_B, cached_records, cut_off, expect_module_list, fill, full_shot,
                          log_in, module_link, open_login_form, qr_png, read_location, scan_photo, user_screen,
                          vault_modules, words)
 
@@ -282,7 +282,7 @@ def test_user_screen_read_upload_refuse_clear_repo_logout(phone_for, vault, loca
     expect(page.locator(".vault-wifi")).to_have_text(m["vault.user.wifiUnknown"])
     assert words(page.locator(".vault-footer").text_content()).endswith("© 2015-2018 OwnYourData.eu")
     expect(page.locator(".vault-version")).to_contain_text("Waymark 2026-")
-    phone.shot("user-empty")
+    full_shot(phone, "user-empty")
 
     # read location → 1, 2.
     read_location(phone, language, {"latitude": 45.2411, "longitude": 13.9397})
@@ -318,7 +318,7 @@ def test_user_screen_read_upload_refuse_clear_repo_logout(phone_for, vault, loca
     expect(message).to_contain_text(fill(m["vault.user.uploadedSealed"], count=2))
     expect(message).to_contain_text(fill(m["vault.user.refused"], count=1, reason="refused by the stand-in vault"))
     assert [json.loads(text) for text in cached_records(page)] == [refused]
-    phone.shot("user-refused")
+    full_shot(phone, "user-refused")
 
     # clear cache asks first: Cancel keeps, confirm deletes.
     page.get_by_role("button", name=m["vault.user.clear"], exact=True).click()

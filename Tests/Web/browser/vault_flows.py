@@ -8,7 +8,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from conftest import messages
+from conftest import RESULTS, messages
 
 USER_A = ("user_a@ownyourdata.eu", "user_a", "User A")
 USER_B = ("user_b@ownyourdata.eu", "Q/wdfbv67", "Very long User Name with many words")
@@ -121,12 +121,16 @@ def user_screen(phone, language):
     expect(phone.page.get_by_role("button", name=m["vault.user.upload"])).to_be_visible()
 
 
-def count_text(page):
-    return page.locator(".vault-count").inner_text()
-
-
 def read_location(phone, language, point):
     """Moves the phone to `point` and taps [read location]."""
     m = messages(language)
     phone.context.set_geolocation({**point, "accuracy": 8})
     phone.page.get_by_role("button", name=m["vault.user.read"], exact=True).click()
+
+
+def full_shot(phone, step):
+    """A screenshot of the whole page, not only what the phone's screen shows."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{phone.name}-{step}.png"
+    phone.page.screenshot(path=str(path), full_page=True)
+    return path
