@@ -460,3 +460,75 @@ def test_settings_link_to_the_vault(phone_for):
     phone.page.get_by_role("link", name=m["vault.settingsLink"]).click()
     expect(phone.page).to_have_url(phone.url("/vault"))
     expect(phone.page.get_by_role("heading", level=1)).to_have_text(m["vault.title"])
+
+
+# A browser with BarcodeDetector and a camera (Chrome on Android): both stand-ins, since the
+# Chromium here has neither. The detector answers with window.__qrText once a test sets it.
+CAMERA = """
+window.BarcodeDetector = class {
+  static async getSupportedFormats() { return ['qr_code']; }
+  constructor(options) { window.__detectorFormats = options.formats; }
+  async detect(source) { window.__detected = (window.__detected || 0) + 1; return window.__qrText ? [{ rawValue: window.__qrText, format: 'qr_code' }] : []; }
+};
+navigator.mediaDevices.getUserMedia = async (constraints) => {
+  window.__constraints = constraints;
+  const canvas = document.createElement('canvas');
+  canvas.width = 64; canvas.height = 64;
+  canvas.getContext('2d').fillRect(0, 0, 64, 64);
+  window.__stream = canvas.captureStream(5);
+  return window.__stream;
+};
+"""
+
+
+@VAULT
+def test_camera_scanning_where_the_browser_reads_qr_codes(phone_for, vault):
+    m = messages("de")
+    phone = phone_for("de-DE")
+    phone.context.add_init_script(CAMERA)
+    page = phone.page
+    page.goto("/vault")
+    page.get_by_role("button", name=m["vault.login.scan"], exact=True).click()
+    camera = page.locator("video.vault-camera")
+    expect(camera).to_be_visible()
+    page.wait_for_timeout(600)
+    assert page.evaluate("window.__detected || 0") >= 1, "the camera frames are looked at"
+    assert page.evaluate("window.__detectorFormats") == ["qr_code"]
+    assert page.evaluate("window.__constraints.video.facingMode") == "environment"
+    # Abbrechen stops the camera and goes back.
+    page.get_by_role("button", name=m["vault.cancel"], exact=True).click()
+    expect(camera).to_be_hidden()
+    assert page.evaluate("window.__stream.getTracks().every((track) => track.readyState === 'ended')")
+    page.get_by_role("button", name=m["vault.login.scan"], exact=True).click()
+    expect(camera).to_be_visible()
+    page.evaluate("(text) => { window.__qrText = text; }", json.dumps({"PIA_URL": vault.url, "email": USER_A[0], "password": USER_A[1]}))
+    expect_module_list(phone, "de", USER_A[2])
+    assert page.evaluate("window.__stream.getTracks().every((track) => track.readyState === 'ended')"), "the camera is off after the code was read"
+
+
+WIFI = """Object.defineProperty(navigator, 'connection', { configurable: true, value: Object.assign(new EventTarget(), { type: '%s' }) });"""
+
+
+@VAULT
+@pytest.mark.parametrize("kind,automatic", [("wifi", True), ("cellular", False)])
+def test_automatic_upload_only_on_wifi(phone_for, vault, kind, automatic):
+    m = messages("en")
+    phone = phone_for("en-US", geolocation={"latitude": 45.2411, "longitude": 13.9397, "accuracy": 8})
+    phone.context.add_init_script(WIFI % kind)
+    page = phone.page
+    log_in(phone, "en", vault.url, USER_A[0], USER_A[1])
+    expect_module_list(phone, "en", USER_A[2])
+    user_screen(phone, "en")
+    expect(page.locator(".vault-wifi")).to_have_text(m["vault.user.wifi"])
+    read_location(phone, "en", {"latitude": 45.2411, "longitude": 13.9397})
+    expect(page.locator(".vault-count")).to_have_text("1")
+    page.reload()
+    if automatic:
+        expect(page.locator(".vault-count")).to_have_text("0")
+        expect(page.locator(".vault-message")).to_have_text(fill(m["vault.user.uploadedSealed"], count=1))
+        assert len(vault.items()) == 1
+    else:
+        expect(page.get_by_role("button", name=m["vault.user.upload"])).to_be_enabled()
+        page.wait_for_timeout(1000)
+        expect(page.locator(".vault-count")).to_have_text("1")
+        assert vault.items() == []
