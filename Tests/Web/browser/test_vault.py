@@ -236,6 +236,9 @@ def test_module_list_ellipses_and_the_module_page(phone_for, vault, locale, lang
     box = frame.bounding_box()
     assert box["width"] == 390 and box["height"] > 500, box
     phone.shot("module-page")
+    # The page is an address of its own: a reload asks the vault for the list again and shows the module.
+    page.reload()
+    expect(page.locator("iframe.vault-module-frame")).to_have_attribute("src", module_link(module, vault.url))
     header.click()
     expect(page).to_have_url(phone.url("/vault"))
     expect_module_list(phone, language, USER_A[2])
