@@ -396,6 +396,8 @@ def main():
         threading.Thread(target=server.shutdown, daemon=True).start()
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    # A launcher may hand its blocked signals down (Foundation's Process on Linux does): take SIGTERM anyway.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
 
     print("listening " + base, flush=True)
     server.serve_forever()
