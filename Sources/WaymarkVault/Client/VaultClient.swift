@@ -18,7 +18,17 @@ public struct VaultClient: Sendable {
     /// The largest answer read; a larger one is a bad answer.
     public static let maxAnswerBytes = 8 << 20
 
-    public init(vault: URL, httpClient: HTTPClient = .shared, timeout: TimeAmount = .seconds(20)) {
+    /// The default HTTP client: AsyncHTTPClient's shared one keeps retrying a refused connection
+    /// until the request's deadline, so a vault that is not there would take the whole timeout to
+    /// say so; this one gives up at once on a refused connection and after 10 s on a silent one.
+    public static let sharedHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    public init(vault: URL, httpClient: HTTPClient = VaultClient.sharedHTTPClient, timeout: TimeAmount = .seconds(20)) {
         self.vault = vault
         self.http = httpClient
         self.timeout = timeout
