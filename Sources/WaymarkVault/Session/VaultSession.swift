@@ -28,10 +28,9 @@ public struct VaultSession: Codable, Sendable, Equatable {
         }
     }
 
-    /// The session as kept: JSON with dates in Unix seconds.
+    /// The session as kept: JSON (dates as Foundation's own seconds, which read back exactly).
     func encoded() throws(VaultSecretStoreError) -> Data {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys]
         do {
             return try encoder.encode(self)
@@ -43,7 +42,6 @@ public struct VaultSession: Codable, Sendable, Equatable {
     /// Reads what ``encoded()`` wrote.
     static func decoded(_ data: Data) throws(VaultSecretStoreError) -> VaultSession {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
         do {
             return try decoder.decode(VaultSession.self, from: data)
         } catch {
