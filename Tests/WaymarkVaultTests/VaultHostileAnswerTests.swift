@@ -91,6 +91,7 @@ server.serve_forever()
     ])
     func aBrokenWriteAnswerIsABadAnswerAndNothingIsRemoved(_ answer: Answer) async throws {
         let (report, cache, server) = try await Self.push(itemsAnswers: [answer])
+        defer { removeCacheFolder(cache) }
         #expect(Self.isBadAnswer(report.failure), "\(answer) gave \(String(describing: report.failure))")
         #expect(report.written == 0)
         #expect(report.kept == 3)
@@ -101,6 +102,7 @@ server.serve_forever()
 
     @Test func aHugeAnswerIsABadAnswerAndNothingIsRemoved() async throws {
         let (report, cache, _) = try await Self.push(itemsAnswers: [Answer(200, "[", times: 9 << 20)])
+        defer { removeCacheFolder(cache) }
         #expect(Self.isBadAnswer(report.failure))
         #expect(try cache.count() == 3)
     }
@@ -108,6 +110,7 @@ server.serve_forever()
     @Test func aWellFormedMixedAnswerFromAnotherVaultIsRead() async throws {
         // The seed's own shapes: {"id": n} entries without status, an error entry.
         let (report, cache, _) = try await Self.push(itemsAnswers: [Answer(400, #"{"processed":3,"responses":[{"error":"duplicate"},{"id":7},{"id":"8","status":200}]}"#)])
+        defer { removeCacheFolder(cache) }
         #expect(report.failure == nil)
         #expect(report.written == 2)
         #expect(report.refused == ["duplicate": 1])
@@ -119,6 +122,7 @@ server.serve_forever()
             Answer(401, #"{"error":"invalid_token"}"#),
             Answer(200, #"{"processed":3,"responses":[{"id":1,"status":200},{"id":2,"status":200},{"id":3,"status":200}]}"#),
         ])
+        defer { removeCacheFolder(cache) }
         #expect(report.failure == nil)
         #expect(report.written == 3)
         #expect(try cache.count() == 0)
@@ -127,6 +131,7 @@ server.serve_forever()
 
     @Test func a401AfterRenewalStopsThePush() async throws {
         let (report, cache, server) = try await Self.push(itemsAnswers: [Answer(401, #"{"error":"invalid_token"}"#)])
+        defer { removeCacheFolder(cache) }
         #expect(report.failure == .unauthorized)
         #expect(try cache.count() == 3)
         #expect(try server.requests().filter { $0["path"] as? String == "/api/repos/r/items" }.count == 2)
@@ -171,7 +176,8 @@ server.serve_forever()
     ])
     func aBrokenKeyAnswerIsABadAnswerAndTheRecordsStay(_ answer: Answer) async throws {
         let server = try Self.server([Self.key: [answer]])
-        let (cache, _) = try temporaryCache()
+        let (cache, folder) = try temporaryCache()
+        defer { try? FileManager.default.removeItem(at: folder) }
         _ = try cache.add(sampleRecords(2), source: nil)
         let report = await VaultPusher(client: VaultClient(vault: server.url), tokens: FixedTokens(), cache: cache).push(repository: "r")
         #expect(Self.isBadAnswer(report.failure))
@@ -182,7 +188,8 @@ server.serve_forever()
     @Test(arguments: [#"{"pub_key": "abc"}"#, #"{"pub_key": "zz2cd8ee9bd1b4c8b3c6a7e2f3e2ab6a45d1f4b1c3a5a32b0e0b06e1a97b9f9a"}"#])
     func aKeyThatIsNot64HexCharactersIsInvalidKeyAndNothingIsSent(_ body: String) async throws {
         let server = try Self.server([Self.key: [Answer(200, body)]])
-        let (cache, _) = try temporaryCache()
+        let (cache, folder) = try temporaryCache()
+        defer { try? FileManager.default.removeItem(at: folder) }
         _ = try cache.add(sampleRecords(2), source: nil)
         let report = await VaultPusher(client: VaultClient(vault: server.url), tokens: FixedTokens(), cache: cache).push(repository: "r")
         guard case .invalidKey = report.failure else { Issue.record("got \(String(describing: report.failure))"); return }
@@ -193,7 +200,8 @@ server.serve_forever()
     @Test func anEmptyOrNullKeyMeansPlainRecords() async throws {
         for body in [#"{"id": 1, "pub_key": ""}"#, #"{"id": 1, "pub_key": null}"#, #"{"id": 1}"#] {
             let server = try Self.server([Self.key: [Answer(200, body)], Self.items: [Answer(200, #"{"processed":1,"responses":[{"id":1,"status":200}]}"#)]])
-            let (cache, _) = try temporaryCache()
+            let (cache, folder) = try temporaryCache()
+            defer { try? FileManager.default.removeItem(at: folder) }
             _ = try cache.add(sampleRecords(1), source: nil)
             let report = await VaultPusher(client: VaultClient(vault: server.url), tokens: FixedTokens(), cache: cache).push(repository: "r")
             #expect(report.failure == nil && !report.encrypted && report.written == 1, "\(body)")

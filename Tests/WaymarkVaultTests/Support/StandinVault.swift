@@ -141,6 +141,11 @@ func temporaryCache() throws -> (VaultCache, URL) {
     return (try VaultCache(path: file), folder)
 }
 
+/// Removes the folder of a cache made by ``temporaryCache()``.
+func removeCacheFolder(_ cache: VaultCache) {
+    try? FileManager.default.removeItem(at: URL(fileURLWithPath: cache.path).deletingLastPathComponent())
+}
+
 /// `count` records one second apart, moving north-east from Bled.
 func sampleRecords(_ count: Int, start: Double = 1_700_000_000) -> [VaultRecord] {
     (0..<count).map { index in
