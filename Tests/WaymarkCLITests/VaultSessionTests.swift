@@ -223,3 +223,59 @@ struct VaultSessionTests {
         }
     }
 }
+
+/// The Secret Service store's use of `secret-tool`, seen from a stand-in `secret-tool` that writes
+/// down its arguments and standard input.
+@Suite("Vault session: what secret-tool is given")
+struct VaultSecretToolTests {
+    /// A `secret-tool` that logs its arguments and input to FOLDER and answers as `behaviour` says.
+    static func fakeTool(in folder: URL, _ behaviour: String) throws -> String {
+        let tool = folder.appendingPathComponent("secret-tool")
+        try Data("""
+            #!/bin/sh
+            printf '%s\\n' "$@" > "\(folder.path)/argv-$1"
+            cat > "\(folder.path)/stdin-$1"
+            \(behaviour)
+            """.utf8).write(to: tool)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: tool.path)
+        return tool.path
+    }
+
+    @Test("the secret goes to secret-tool's standard input, never its arguments; the attributes are service waymark-vault")
+    func secretOnStandardInput() throws {
+        let folder = try TemporaryFolder()
+        let password = "pw-\(UUID().uuidString)"
+        let session = VaultSessionTests.session(password: password)
+        let store = SecretServiceStore(executable: try Self.fakeTool(in: folder.url, "exit 0"), environment: [:])
+        try store.save(session)
+        let argv = try String(contentsOf: folder.url.appendingPathComponent("argv-store"), encoding: .utf8)
+        #expect(argv == "store\n--label=Waymark: data vault sign-in\nservice\nwaymark-vault\n")
+        #expect(!argv.contains(password))
+        let input = try Data(contentsOf: folder.url.appendingPathComponent("stdin-store"))
+        #expect(String(decoding: input, as: UTF8.self).contains(password), "the secret is on standard input")
+        try store.delete()
+        #expect(try String(contentsOf: folder.url.appendingPathComponent("argv-clear"), encoding: .utf8) == "clear\nservice\nwaymark-vault\n")
+    }
+
+    @Test("lookup: found, not found (exit 1, silent), a failure (secret-tool's own message), garbage, no answer in time")
+    func lookupOutcomes() throws {
+        let folder = try TemporaryFolder()
+        let session = VaultSessionTests.session()
+        let kept = folder.url.appendingPathComponent("kept.json")
+        try FileSecretStore(url: kept).save(session)
+        func store(_ behaviour: String, timeout: DispatchTimeInterval = .seconds(10)) throws -> SecretServiceStore {
+            SecretServiceStore(executable: try Self.fakeTool(in: folder.url, behaviour), environment: [:], timeout: timeout)
+        }
+        #expect(try store("cat '\(kept.path)'").load() == session)
+        #expect(try store("exit 1").load() == nil)
+        #expect(try store("exit 1").isUsable(), "a lookup that finds nothing is an answer")
+        #expect(throws: VaultSecretStoreError.unavailable("secret-tool: Cannot autolaunch D-Bus without X11 $DISPLAY")) {
+            try store("echo 'secret-tool: Cannot autolaunch D-Bus without X11 $DISPLAY' >&2; exit 1").load()
+        }
+        #expect(try !store("echo 'secret-tool: no bus' >&2; exit 1").isUsable())
+        #expect(throws: VaultSecretStoreError.self) { try store("echo not-a-session").load() }
+        let started = Date()
+        #expect(throws: VaultSecretStoreError.self) { try store("sleep 30", timeout: .milliseconds(500)).load() }
+        #expect(Date().timeIntervalSince(started) < 10, "a keyring that never answers does not hang the command")
+    }
+}

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import Foundation
 
@@ -128,7 +133,8 @@ public struct SecretServiceStore: VaultSecretStore {
             }
         }
         guard finished.wait(timeout: .now() + timeout) == .success else {
-            process.terminate()
+            // SIGKILL: a blocked or ignored SIGTERM is handed down to children on Linux.
+            kill(process.processIdentifier, SIGKILL)
             _ = finished.wait(timeout: .now() + .seconds(2))
             throw .unavailable("secret-tool did not answer within \(Self.describe(timeout)) (is the keyring locked, waiting for a password?)")
         }
