@@ -273,6 +273,50 @@ struct VaultCommandTests {
         #expect(push.status == 1 && push.stderr.contains("Not signed in to a data vault"), "\(push.both)")
     }
 
+    /// A gpsd that answers one client after another with TPV reports: a 3D fix (`fix`) or none (`nofix`).
+    static let gpsdScript = """
+        import json, socket, sys, threading, time
+        mode = sys.argv[2]
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen(4)
+        print(server.getsockname()[1], flush=True)
+        def serve(client):
+            try:
+                client.sendall(b'{"class":"VERSION","release":"3.25","proto_major":3,"proto_minor":15}\\n')
+                client.recv(1024)
+                for _ in range(200):
+                    if mode == "fix":
+                        report = {"class": "TPV", "mode": 3, "time": "2026-11-24T21:14:03.000Z", "lat": 46.36831, "lon": 14.11462,
+                                  "altMSL": 482.5, "eph": 4.2}
+                    else:
+                        report = {"class": "TPV", "mode": 1, "time": "2026-11-24T21:14:03.000Z"}
+                    client.sendall((json.dumps(report) + "\\n").encode())
+                    time.sleep(0.2)
+            except OSError:
+                pass
+        while True:
+            conn, _ = server.accept()
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+        """
+
+    @Test("read-location: one record from gpsd's current fix is cached; no fix within the timeout is said clearly")
+    func readLocation() throws {
+        let home = try VaultHome()
+        let gpsd = try ScriptedServer(script: Self.gpsdScript, arguments: ["fix"])
+        let read = try home.run(["vault", "read-location", "--gpsd", "127.0.0.1:\(gpsd.port)", "--timeout", "20"])
+        #expect(read.status == 0, "\(read.both)")
+        #expect(read.stdout.contains("Cached a location record: 2026-11-24T21:14:03Z, 46.368310, 14.114620 (± 4 m). 1 record cached;"), "\(read.both)")
+        #expect(try home.run(["vault", "status"]).stdout.contains("Cached records:  1"))
+
+        let silent = try ScriptedServer(script: Self.gpsdScript, arguments: ["nofix"])
+        let none = try home.run(["vault", "read-location", "--gpsd", "127.0.0.1:\(silent.port)", "--timeout", "1.5"])
+        #expect(none.status == 1, "\(none.both)")
+        #expect(none.stderr.contains("gpsd at 127.0.0.1:\(silent.port) gave no position within"), "\(none.both)")
+        #expect(none.stderr.contains("--timeout SECONDS"), "\(none.both)")
+        #expect(try home.run(["vault", "status"]).stdout.contains("Cached records:  1"), "nothing was added")
+    }
+
     @Test("read-location: no gpsd to ask is said clearly")
     func readLocationWithoutGPSD() throws {
         let home = try VaultHome()
