@@ -155,21 +155,30 @@ struct Input {
     ///
     /// An embedded ICC profile is converted to sRGB. An RGB image without one is taken as sRGB (the
     /// fallback import profile: without it libvips 8.14 shifts untagged colours, pure blue to
-    /// 84,15,253); a CMYK one without one gets libvips's CMYK fallback.
-    void thumbnail(int width, int height, bool square, bool no_rotate, bool cmyk, Image &out) const {
+    /// 84,15,253); a CMYK one without one gets libvips's CMYK fallback. `stored` is the header's
+    /// interpretation.
+    void thumbnail(int width, int height, bool square, bool no_rotate, VipsInterpretation stored, Image &out) const {
         const VipsInteresting crop = square ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE;
         const gboolean keep = no_rotate ? TRUE : FALSE;
-        const char *import_profile = cmyk ? "cmyk" : "srgb";
+        // A greyscale image without a profile gets none: libvips cannot apply an RGB one to it
+        // ("profile incompatible with image") and its grey needs no conversion.
+        const bool grey = stored == VIPS_INTERPRETATION_B_W || stored == VIPS_INTERPRETATION_GREY16;
+        const char *import_profile = stored == VIPS_INTERPRETATION_CMYK ? "cmyk" : "srgb";
         int status;
         if (path != nullptr) {
-            status = vips_thumbnail(path, &out.image, width, "height", height, "size", VIPS_SIZE_DOWN, "crop", crop,
-                                    "no_rotate", keep, "import_profile", import_profile, "export_profile", "srgb",
-                                    "fail_on", VIPS_FAIL_ON_ERROR, nullptr);
-        } else {
-            status = vips_thumbnail_buffer(const_cast<uint8_t *>(data), size, &out.image, width, "height", height,
-                                           "size", VIPS_SIZE_DOWN, "crop", crop, "no_rotate", keep,
-                                           "import_profile", import_profile, "export_profile", "srgb",
+            status = grey ? vips_thumbnail(path, &out.image, width, "height", height, "size", VIPS_SIZE_DOWN, "crop", crop,
+                                           "no_rotate", keep, "export_profile", "srgb", "fail_on", VIPS_FAIL_ON_ERROR, nullptr)
+                          : vips_thumbnail(path, &out.image, width, "height", height, "size", VIPS_SIZE_DOWN, "crop", crop,
+                                           "no_rotate", keep, "import_profile", import_profile, "export_profile", "srgb",
                                            "fail_on", VIPS_FAIL_ON_ERROR, nullptr);
+        } else {
+            uint8_t *bytes = const_cast<uint8_t *>(data);
+            status = grey ? vips_thumbnail_buffer(bytes, size, &out.image, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                                  "crop", crop, "no_rotate", keep, "export_profile", "srgb",
+                                                  "fail_on", VIPS_FAIL_ON_ERROR, nullptr)
+                          : vips_thumbnail_buffer(bytes, size, &out.image, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                                  "crop", crop, "no_rotate", keep, "import_profile", import_profile,
+                                                  "export_profile", "srgb", "fail_on", VIPS_FAIL_ON_ERROR, nullptr);
         }
         if (status != 0 || out.image == nullptr) throw Refusal{WM_VIPS_BROKEN, "the image cannot be decoded: " + vips_message("no reason given")};
     }
@@ -296,11 +305,11 @@ int derive(const Input &input, const wm_vips_derive_options *options, wm_vips_im
             throw std::invalid_argument("unknown encoding " + std::to_string(options->encoding));
         const int quality = options->quality < 1 ? 1 : (options->quality > 100 ? 100 : options->quality);
         wm_vips_probe probe{};
-        bool cmyk = false;
+        VipsInterpretation stored;
         {
             Image header;
             read_probe(input, options->max_pixels, probe, header);
-            cmyk = vips_image_get_interpretation(header.image) == VIPS_INTERPRETATION_CMYK;
+            stored = vips_image_get_interpretation(header.image);
         }
         // A square is the largest centred one, shrunk to the size asked for when larger: never enlarged.
         int width = options->size, height = options->size;
@@ -311,7 +320,7 @@ int derive(const Input &input, const wm_vips_derive_options *options, wm_vips_im
         // The size asked for is a square box (or a square), so turning upright after shrinking gives the same size.
         const bool override_orientation = options->orientation >= 1 && options->orientation <= 8;
         Image image;
-        input.thumbnail(width, height, options->square != 0, override_orientation, cmyk, image);
+        input.thumbnail(width, height, options->square != 0, override_orientation, stored, image);
         if (override_orientation) turn_upright(options->orientation, image);
         prepare_for(options->encoding, image);
         strip_metadata(image);
@@ -345,7 +354,62 @@ int derive(const Input &input, const wm_vips_derive_options *options, wm_vips_im
     });
 }
 
+int load_gray(const Input &input, int max_long_side, int64_t max_pixels, wm_vips_image *out, char *err, size_t err_len) {
+    std::memset(out, 0, sizeof *out);
+    return run(err, err_len, "decoding the image to grey", [&]() -> int {
+        if (max_long_side <= 0) throw std::invalid_argument("the longer side must be positive");
+        wm_vips_probe probe{};
+        VipsInterpretation stored;
+        {
+            Image header;
+            read_probe(input, max_pixels, probe, header);
+            stored = vips_image_get_interpretation(header.image);
+        }
+        Image image;
+        input.thumbnail(max_long_side, max_long_side, false, false, stored, image);
+        // 8-bit sRGB or greyscale with the transparency on white (a code drawn on a transparent
+        // background reads as dark on light), then its luminance alone.
+        prepare_for(WM_VIPS_ENCODE_JPEG, image);
+        VipsImage *next = nullptr;
+        if (vips_image_get_interpretation(image.image) != VIPS_INTERPRETATION_B_W) {
+            if (vips_colourspace(image.image, &next, VIPS_INTERPRETATION_B_W, nullptr) != 0)
+                throw Refusal{WM_VIPS_BROKEN, "converting to grey: " + vips_message("no reason given")};
+            image.replace(next);
+        }
+        if (image.image->Bands > 1) {
+            if (vips_extract_band(image.image, &next, 0, nullptr) != 0)
+                throw Refusal{WM_VIPS_BROKEN, "taking the grey band: " + vips_message("no reason given")};
+            image.replace(next);
+        }
+        if (vips_image_get_format(image.image) != VIPS_FORMAT_UCHAR) {
+            if (vips_cast_uchar(image.image, &next, nullptr) != 0)
+                throw Refusal{WM_VIPS_BROKEN, "converting to 8 bits: " + vips_message("no reason given")};
+            image.replace(next);
+        }
+        // The pixels are decoded here: a damaged or truncated image fails.
+        size_t length = 0;
+        void *pixels = vips_image_write_to_memory(image.image, &length);
+        const int width = vips_image_get_width(image.image), height = vips_image_get_height(image.image);
+        if (pixels == nullptr) throw Refusal{WM_VIPS_BROKEN, "the image cannot be decoded: " + vips_message("no reason given")};
+        if (width <= 0 || height <= 0 || length != static_cast<size_t>(width) * static_cast<size_t>(height)) {
+            g_free(pixels);
+            throw std::runtime_error("libvips decoded " + std::to_string(length) + " bytes for " + std::to_string(width) + " × " +
+                                     std::to_string(height) + " grey pixels");
+        }
+        out->data = static_cast<uint8_t *>(pixels);
+        out->size = length;
+        out->width = width;
+        out->height = height;
+        return 0;
+    });
+}
+
 } // namespace
+
+extern "C" int wm_vips_load_gray(const uint8_t *data, size_t size, int max_long_side, int64_t max_pixels, wm_vips_image *out,
+                                 char *err, size_t err_len) {
+    return load_gray(Input{nullptr, data, size}, max_long_side, max_pixels, out, err, err_len);
+}
 
 extern "C" void wm_vips_image_free(wm_vips_image *image) {
     if (image == nullptr) return;

@@ -107,6 +107,17 @@ int wm_vips_derive_file(const char *path, const wm_vips_derive_options *options,
 int wm_vips_derive_memory(const uint8_t *data, size_t size, const wm_vips_derive_options *options,
                           wm_vips_image *out, char *err, size_t err_len);
 
+/**
+ * Decodes the image held in memory (`size` bytes at `data`) to 8-bit greyscale for a QR code search:
+ * shrunk on load so that its longer side is at most `max_long_side` pixels (> 0; never enlarged),
+ * turned upright, converted to sRGB as for a derivative, transparency flattened onto white, then
+ * reduced to its luminance. Refuses more than `max_pixels` pixels from the header, as
+ * wm_vips_probe_file. Returns 0 and fills `out` — `data` holds width × height bytes row by row
+ * (`size` is that count); release with wm_vips_image_free — or the codes of wm_vips_probe_file.
+ */
+int wm_vips_load_gray(const uint8_t *data, size_t size, int max_long_side, int64_t max_pixels, wm_vips_image *out,
+                      char *err, size_t err_len);
+
 #ifdef __cplusplus
 }
 #endif

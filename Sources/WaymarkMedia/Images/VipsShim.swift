@@ -59,6 +59,24 @@ enum VipsShim {
                                encoding: encoding)
     }
 
+    /// Decodes an image held in memory to 8-bit greyscale, its longer side at most `maxLongSide` (never enlarged).
+    static func gray(_ data: Data, maxLongSide: Int, pixelLimit: Int) throws(ImageError) -> (pixels: [UInt8], width: Int, height: Int) {
+        var image = wm_vips_image()
+        defer { wm_vips_image_free(&image) }
+        let (status, message) = call(.memory(data)) { _, bytes, count, err, len in
+            wm_vips_load_gray(bytes, count, Int32(clamping: maxLongSide), Int64(pixelLimit), &image, err, len)
+        }
+        guard status == 0 else {
+            // A refusal for too many pixels names no size here; the probe before it has it.
+            throw error(status: status, message: message, width: 0, height: 0, pixelLimit: pixelLimit)
+        }
+        let width = Int(image.width), height = Int(image.height)
+        guard let bytes = image.data, width > 0, height > 0, image.size == width * height else {
+            throw .broken(reason: "libvips decoded no grey pixels")
+        }
+        return (Array(UnsafeBufferPointer(start: bytes, count: image.size)), width, height)
+    }
+
     /// The error for one of the shim's non-zero return codes.
     static func error(status: Int32, message: String, width: Int, height: Int, pixelLimit: Int) -> ImageError {
         switch status {
