@@ -201,12 +201,13 @@ struct Vault: AsyncParsableCommand {
             abstract: "Cache the recorder's routes (or a track file) as location records and upload the cache over Wi-Fi.",
             discussion: """
             Without arguments every route of the recorder not cached before is added. The cache is uploaded \
-            only over Wi-Fi (the seed's rule: locations are sent on a WLAN); --any-network sends over any \
+            only over Wi-Fi, as the data vault's own app does; --any-network sends over any \
             connection. Records the vault refuses stay cached; `waymark vault status` shows how many.
             """
         )
 
-        @Argument(help: "Route numbers from `waymark routes list` (default: every recorded route).") var routeIDs: [Int64] = []
+        @Argument(help: ArgumentHelp("Route numbers from `waymark routes list` (default: every recorded route).", valueName: "route-id"))
+        var routeIDs: [Int64] = []
         @Option(name: .long, help: "A GPX, KML, GeoJSON or NMEA track file to send instead of recorded routes.", completion: .file())
         var file: [String] = []
         @Option(name: .long, help: "The vault repository for location data, kept for later pushes (default: eu.ownyourdata.location).")
@@ -328,7 +329,7 @@ struct Vault: AsyncParsableCommand {
     struct ReadLocation: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "read-location",
-            abstract: "Cache one location record from gpsd's current fix (the seed's \"read location\")."
+            abstract: "Cache one location record from gpsd's current fix."
         )
 
         @Option(name: .long, help: "gpsd's address (default: 127.0.0.1:2947).") var gpsd: String?
