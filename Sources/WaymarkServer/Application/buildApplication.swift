@@ -84,6 +84,9 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     let uploader = PhotoUploader(photos: stores.photos, blobs: blobs, media: media, clock: clock, locks: BlobLocks())
     PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader).register(on: sessions)
 
+    // The /vault page's QR sign-in from a photo (§3.11): no account, nothing stored.
+    QRDecodeController(media: media).register(on: app.routes)
+
     if configuration.benchFloor {
         try await BenchFloor.register(on: app)
     }

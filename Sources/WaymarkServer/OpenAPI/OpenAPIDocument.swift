@@ -386,6 +386,69 @@ paths:
                     type: array
                     minItems: 1
                     items: {type: string, format: uri, pattern: "^https?://[^/]+(/.*[^/])?$"}
+  /api/v1/qr/decode:
+    post:
+      operationId: decodeQRCodes
+      summary: "Read the QR codes in a photo (the /vault page's sign-in where the browser has no BarcodeDetector); no account needed, nothing kept or logged."
+      security: []
+      requestBody:
+        required: true
+        content:
+          image/*:
+            schema: {type: string, format: binary, description: "A JPEG, PNG, WebP or HEIC image; at most 16 MiB and 100 megapixels."}
+          application/octet-stream:
+            schema: {type: string, format: binary}
+      responses:
+        "200":
+          description: "The texts of the QR codes read, in the order found; empty when the image shows none. Not cached (Cache-Control: no-store): they may hold passwords."
+          headers:
+            Cache-Control:
+              schema: {const: no-store}
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [texts]
+                additionalProperties: false
+                properties:
+                  texts:
+                    type: array
+                    items: {type: string}
+        "403":
+          description: "Sent from another site's page (cross_site_request)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "413":
+          description: "Over 16 MiB (payload_too_large) or 100 megapixels (too_many_pixels)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "415":
+          description: "Another Content-Type than image/* or application/octet-stream (unsupported_media_type), or bytes that are no JPEG, PNG, WebP, HEIC or TIFF image (not_an_image)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "422":
+          description: "The image is damaged or incomplete (broken_image)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "500":
+          $ref: "#/components/responses/InternalError"
+        "503":
+          description: "Too many images being read at once (busy); Retry-After says when to try again."
+          headers:
+            Retry-After:
+              schema: {type: integer}
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
   /api/v1/photos/clusters/{z}/{x}/{y}:
     get:
       operationId: photoClusters
