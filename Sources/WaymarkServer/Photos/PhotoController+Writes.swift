@@ -15,8 +15,9 @@ struct PhotoEdit: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        title = try container.decodeIfPresent(String.self, forKey: .title)
-        visibility = try container.decodeIfPresent(String.self, forKey: .visibility)
+        // Absent leaves them as they are; null is no title or visibility, and is refused.
+        title = container.contains(.title) ? try container.decode(String.self, forKey: .title) : nil
+        visibility = container.contains(.visibility) ? try container.decode(String.self, forKey: .visibility) : nil
         latitude = container.contains(.latitude) ? .some(try container.decodeNil(forKey: .latitude) ? nil : try container.decode(Double.self, forKey: .latitude)) : nil
         longitude = container.contains(.longitude) ? .some(try container.decodeNil(forKey: .longitude) ? nil : try container.decode(Double.self, forKey: .longitude)) : nil
     }
@@ -26,11 +27,7 @@ extension PhotoController {
     @Sendable func upload(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self)
         let key = try Self.idempotencyKey(request)
-        if let key, let earlier = try await photos.photo(owner: user.account.id, idempotencyKey: key) {
-            // A retry: the photo was stored; drain the body unread and answer it again.
-            for try await _ in request.body {}
-            return try await created(earlier, viewer: user.account.id)
-        }
+        let earlier = if let key { try await photos.photo(owner: user.account.id, idempotencyKey: key) } else { Photo?.none }
         let temporary = try blobs.makeTemporaryFile()
         do {
             let upload: MultipartUpload
@@ -46,6 +43,12 @@ extension PhotoController {
                 fields = try PhotoFields(upload.fields)
             } catch {
                 throw Self.error(error)
+            }
+            if let earlier {
+                // A retry: the photo was stored. The request is checked as the first one was (a
+                // malformed one is refused, not answered with the photo), then answered again.
+                try? FileManager.default.removeItem(at: temporary)
+                return try await created(earlier, viewer: user.account.id)
             }
             var photo: Photo
             do {

@@ -47,7 +47,8 @@ struct PhotoFields: Sendable, Equatable {
     /// Reads the text fields, naming the first one at fault.
     init(_ fields: [String: String]) throws(UploadProblem) {
         func number(_ name: String, _ range: ClosedRange<Double>) throws(UploadProblem) -> Double? {
-            guard let text = fields[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            // Absent is none; given, even empty, it must be a number.
+            guard let text = fields[name]?.trimmingCharacters(in: .whitespaces) else { return nil }
             guard let value = Double(text), value.isFinite, range.contains(value) else {
                 throw .field(name, "\(name) must be a number from \(range.lowerBound) to \(range.upperBound).")
             }
@@ -57,7 +58,7 @@ struct PhotoFields: Sendable, Equatable {
         if let title, title.unicodeScalars.count > 200 || AccountRules.hasControlCharacters(fields["title"] ?? "") {
             throw .field("title", "title must be at most 200 characters, with no control characters.")
         }
-        if let text = fields["capturedAt"], !text.isEmpty {
+        if let text = fields["capturedAt"] {
             guard let date = PhotoController.instant(text) else {
                 throw .field("capturedAt", "capturedAt must be an ISO 8601 time with its zone, e.g. 2026-06-01T10:00:00+02:00.")
             }
