@@ -171,11 +171,12 @@ struct Vault: AsyncParsableCommand {
 
         func run() async throws {
             let cache = try Vault.openCache()
+            let preferred = try Vault.preferredStore()
             let found: (session: VaultSession, store: any VaultSecretStore)?
             do {
                 found = try VaultSecretStores.find(environment: ProcessInfo.processInfo.environment)
             } catch {
-                Terminal.printError("warning: \(VaultWords.describe(error, in: .secretService))")
+                Terminal.printError("warning: \(VaultWords.describe(error, in: preferred.kind))")
                 found = nil
             }
             var rows: [(String, String)] = []
@@ -446,13 +447,12 @@ extension Vault {
 
     /// The kept sign-in, as a connection; says how to sign in when there is none.
     static func signedIn() throws -> VaultConnection {
-        _ = try preferredStore()
+        let preferred = try preferredStore()
         let found: (session: VaultSession, store: any VaultSecretStore)?
         do {
             found = try VaultSecretStores.find(environment: ProcessInfo.processInfo.environment)
         } catch {
-            Terminal.printError("error: the kept sign-in cannot be read: \(error). `waymark vault login` again, or set WAYMARK_VAULT_STORE=file.")
-            throw ExitCode.failure
+            try fail("the kept sign-in cannot be read: \(VaultWords.describe(error, in: preferred.kind)).")
         }
         guard let (session, store) = found else {
             Terminal.printError("Not signed in to a data vault: `waymark vault login` first.")

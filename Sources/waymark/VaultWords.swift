@@ -34,7 +34,9 @@ struct VaultWords {
     /// A store's failure, as a sentence without the leading "error:".
     static func describe(_ error: VaultSecretStoreError, in kind: VaultSecretStoreKind) -> String {
         switch error {
-        case .unavailable(let detail): "\(place(kind)) cannot be used: \(detail)"
+        case .unavailable(let detail): "\(place(kind)) cannot be used: \(clean(detail))"
+        case .toolMissing: "secret-tool is not installed (Debian and Ubuntu: apt install libsecret-tools); or set WAYMARK_VAULT_STORE=file"
+        case .noAnswer: "\(place(kind)) did not answer in time: is the keyring locked, waiting for a password? Or set WAYMARK_VAULT_STORE=file"
         case .failed(let detail): detail
         case .unreadable(let detail): "the sign-in kept in \(place(kind)) cannot be read (\(detail)); `waymark vault login` again"
         }

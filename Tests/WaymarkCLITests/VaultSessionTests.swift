@@ -165,7 +165,7 @@ struct VaultSessionTests {
 
         let missingTool = SecretServiceStore(executable: "/nonexistent/secret-tool", environment: noBus)
         #expect(!missingTool.isUsable())
-        #expect(throws: VaultSecretStoreError.self) { try missingTool.save(Self.session()) }
+        #expect(throws: VaultSecretStoreError.toolMissing) { try missingTool.save(Self.session()) }
 
         // A sign-in kept in the file is found.
         let session = Self.session()
@@ -275,7 +275,7 @@ struct VaultSecretToolTests {
         #expect(try !store("echo 'secret-tool: no bus' >&2; exit 1").isUsable())
         #expect(throws: VaultSecretStoreError.self) { try store("echo not-a-session").load() }
         let started = Date()
-        #expect(throws: VaultSecretStoreError.self) { try store("sleep 30", timeout: .milliseconds(500)).load() }
+        #expect(throws: VaultSecretStoreError.noAnswer) { try store("sleep 30", timeout: .milliseconds(500)).load() }
         #expect(Date().timeIntervalSince(started) < 10, "a keyring that never answers does not hang the command")
     }
 }

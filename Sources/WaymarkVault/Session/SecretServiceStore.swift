@@ -79,7 +79,7 @@ public struct SecretServiceStore: VaultSecretStore {
 
     private func secretTool(_ arguments: [String], input: Data? = nil) throws(VaultSecretStoreError) -> Outcome {
         guard let path = resolvedExecutable() else {
-            throw .unavailable("secret-tool is not installed (Debian and Ubuntu: apt install libsecret-tools)")
+            throw .toolMissing
         }
         return try run(path, arguments, input: input, timeout: timeout)
     }
@@ -136,18 +136,10 @@ public struct SecretServiceStore: VaultSecretStore {
             // SIGKILL: a blocked or ignored SIGTERM is handed down to children on Linux.
             kill(process.processIdentifier, SIGKILL)
             _ = finished.wait(timeout: .now() + .seconds(2))
-            throw .unavailable("secret-tool did not answer within \(Self.describe(timeout)) (is the keyring locked, waiting for a password?)")
+            throw .noAnswer
         }
         _ = reading.wait(timeout: .now() + .seconds(2))
         return Outcome(status: process.terminationStatus, stdout: output.get(), stderr: String(decoding: errors.get(), as: UTF8.self))
-    }
-
-    private static func describe(_ interval: DispatchTimeInterval) -> String {
-        switch interval {
-        case .seconds(let seconds): "\(seconds) s"
-        case .milliseconds(let milliseconds): "\(milliseconds) ms"
-        default: "the time allowed"
-        }
     }
 
     /// Bytes read on another thread.

@@ -77,8 +77,12 @@ public enum VaultSecretStoreKind: Sendable, Equatable {
 
 /// Why a sign-in could not be kept or read.
 public enum VaultSecretStoreError: Error, Sendable, Equatable {
-    /// The keyring cannot be reached (no session bus, no secret service, locked, no answer); the detail is the tool's own.
+    /// The keyring cannot be reached (no session bus, no secret service); the detail is the tool's own.
     case unavailable(String)
+    /// `secret-tool` is not installed.
+    case toolMissing
+    /// The keyring did not answer in time (locked, waiting for a password prompt nobody sees).
+    case noAnswer
     /// Writing or deleting failed (a file system error).
     case failed(String)
     /// What is kept cannot be read as a session (damaged, or written by something else).
