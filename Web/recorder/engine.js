@@ -8,6 +8,10 @@
 // must do too. Durations (elapsed time, alerts, sanity checks) use the monotonic `uptime`; the
 // wall clock only serves the QR code's date and the checks that need a date.
 
+import { geodesicDistance } from '../app/geodesy.js';
+
+export { geodesicDistance };
+
 /**
  * One reading of the recorder's two clocks, in seconds: `uptime` is monotonic (only measures
  * durations), `wall` is Unix time (tells the date, may be wrong or stepped).
@@ -605,67 +609,4 @@ export function formatDuration(seconds) {
 /** @param {number} value */
 function twoDigits(value) {
   return value < 10 ? `0${value}` : `${value}`;
-}
-
-const WGS84_SEMI_MAJOR = 6_378_137;
-const WGS84_FLATTENING = 1 / 298.257223563;
-
-/**
- * IEEE 754 remainder (the quotient rounded half to even), as Swift's `remainder`.
- * @param {number} x
- * @param {number} y
- */
-function ieeeRemainder(x, y) {
-  const quotient = x / y;
-  let n = Math.round(quotient);
-  if (Math.abs(quotient % 1) === 0.5 && n % 2 !== 0) n -= 1;
-  return x - n * y;
-}
-
-/**
- * The geodesic distance in metres between two points on the WGS-84 ellipsoid: Vincenty's inverse
- * formula (1975), step for step as Geodesy.swift. Nearly antipodal points, where the iteration
- * does not converge, give the last iterate.
- * @param {{latitude: number, longitude: number}} a degrees
- * @param {{latitude: number, longitude: number}} b degrees
- */
-export function geodesicDistance(a, b) {
-  const f = WGS84_FLATTENING;
-  const semiMajor = WGS84_SEMI_MAJOR;
-  const semiMinor = semiMajor * (1 - f);
-  const radians = Math.PI / 180;
-
-  const longitudeDifference = ieeeRemainder(b.longitude - a.longitude, 360) * radians;
-  const u1 = Math.atan((1 - f) * Math.tan(a.latitude * radians));
-  const u2 = Math.atan((1 - f) * Math.tan(b.latitude * radians));
-  const sinU1 = Math.sin(u1), cosU1 = Math.cos(u1);
-  const sinU2 = Math.sin(u2), cosU2 = Math.cos(u2);
-
-  let lambda = longitudeDifference;
-  let sinSigma = 0, cosSigma = 0, sigma = 0, cosSqAlpha = 0, cos2SigmaM = 0;
-  for (let i = 0; i < 1000; i++) {
-    const sinLambda = Math.sin(lambda), cosLambda = Math.cos(lambda);
-    const t1 = cosU2 * sinLambda;
-    const t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda;
-    sinSigma = Math.sqrt(t1 * t1 + t2 * t2);
-    if (sinSigma === 0) return 0; // coincident points
-    cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda;
-    sigma = Math.atan2(sinSigma, cosSigma);
-    const sinAlpha = cosU1 * cosU2 * sinLambda / sinSigma;
-    cosSqAlpha = 1 - sinAlpha * sinAlpha;
-    // On the equator cosSqAlpha is 0 and cos2SigmaM is undefined; its term vanishes.
-    cos2SigmaM = cosSqAlpha === 0 ? 0 : cosSigma - 2 * sinU1 * sinU2 / cosSqAlpha;
-    const c = f / 16 * cosSqAlpha * (4 + f * (4 - 3 * cosSqAlpha));
-    const previous = lambda;
-    lambda = longitudeDifference + (1 - c) * f * sinAlpha
-      * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)));
-    if (Math.abs(lambda - previous) < 1e-12) break;
-  }
-
-  const uSq = cosSqAlpha * (semiMajor * semiMajor - semiMinor * semiMinor) / (semiMinor * semiMinor);
-  const bigA = 1 + uSq / 16384 * (4096 + uSq * (-768 + uSq * (320 - 175 * uSq)));
-  const bigB = uSq / 1024 * (256 + uSq * (-128 + uSq * (74 - 47 * uSq)));
-  const deltaSigma = bigB * sinSigma * (cos2SigmaM + bigB / 4 * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
-    - bigB / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)));
-  return semiMinor * bigA * (sigma - deltaSigma);
 }

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { REPO } from './helpers.mjs';
 import { sealRecord, recordJSON, swiftNumber, senderSecretKey, toHex, fromHex, SealError, RECORD_KEYS } from '../../../Web/vault/seal.js';
-import { recordsFromTrack, recordFromPosition, isoSeconds, geodesic } from '../../../Web/vault/records.js';
+import { recordsFromTrack, recordFromPosition, isoSeconds } from '../../../Web/vault/records.js';
+import { geodesic } from '../../../Web/app/geodesy.js';
 
 const nacl = createRequire(import.meta.url)('/usr/share/nodejs/tweetnacl/nacl-fast.js');
 const vector = JSON.parse(readFileSync(join(REPO, 'Tests', 'Conformance', 'vault', 'seal-vector.json'), 'utf8'));
