@@ -45,4 +45,16 @@ struct GeodesyTests {
         // Across the antimeridian the short way, not around the globe.
         #expect(abs(Geodesy.distance((0, 179.5), (0, -179.5)) - oneDegree) < 1e-6)
     }
+
+    @Test("Azimuths of the inverse problem: Flinders Peak–Buninyong as Geoscience Australia publishes it")
+    func flindersPeakAzimuths() throws {
+        // s = 54,972.271 m, α1 = 306°52′05.37″, reverse azimuth α2 = 127°10′25.07″ (arrival = α2 + 180°).
+        let line = Geodesy.inverse((-Self.dms(37, 57, 3.72030), Self.dms(144, 25, 29.52440)), (-Self.dms(37, 39, 10.15610), Self.dms(143, 55, 35.38390)))
+        #expect(abs(line.distance - 54_972.271) < 0.001)
+        #expect(abs(try #require(line.startAzimuth) - Self.dms(306, 52, 5.37)) < 0.01 / 3600)
+        #expect(abs(try #require(line.endAzimuth) - (Self.dms(127, 10, 25.07) + 180)) < 0.01 / 3600)
+        #expect(Geodesy.inverse((48.1, 11.5), (48.1, 11.5)).startAzimuth == nil)
+        #expect(abs(try #require(Geodesy.inverse((0, 0), (0, -1)).startAzimuth) - 270) < 1e-9)
+        #expect(abs(try #require(Geodesy.inverse((0, 0), (-1, 0)).endAzimuth) - 180) < 1e-9)
+    }
 }

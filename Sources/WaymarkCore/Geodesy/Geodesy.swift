@@ -18,6 +18,19 @@ public enum Geodesy {
 
     /// The geodesic distance in metres on the given ellipsoid (Vincenty's inverse formula).
     static func distance(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double), on ellipsoid: Ellipsoid) -> Double {
+        inverse(a, b, on: ellipsoid).distance
+    }
+
+    /// The geodesic from `a` to `b` on the WGS-84 ellipsoid (Vincenty's inverse problem): its
+    /// length in metres and its azimuths (degrees clockwise from true north, 0..<360) at the start
+    /// and at the end (the direction of arrival). The azimuths are nil for coincident points.
+    public static func inverse(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double))
+        -> (distance: Double, startAzimuth: Double?, endAzimuth: Double?) {
+        inverse(a, b, on: .wgs84)
+    }
+
+    static func inverse(_ a: (lat: Double, lon: Double), _ b: (lat: Double, lon: Double), on ellipsoid: Ellipsoid)
+        -> (distance: Double, startAzimuth: Double?, endAzimuth: Double?) {
         let f = ellipsoid.flattening
         let semiMajor = ellipsoid.semiMajorAxis
         let semiMinor = semiMajor * (1 - f)
@@ -37,7 +50,7 @@ public enum Geodesy {
             let t1 = cosU2 * sinLambda
             let t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda
             sinSigma = (t1 * t1 + t2 * t2).squareRoot()
-            if sinSigma == 0 { return 0 }  // coincident points
+            if sinSigma == 0 { return (0, nil, nil) }  // coincident points
             cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda
             sigma = atan2(sinSigma, cosSigma)
             let sinAlpha = cosU1 * cosU2 * sinLambda / sinSigma
@@ -56,7 +69,18 @@ public enum Geodesy {
         let bigB = uSq / 1024 * (256 + uSq * (-128 + uSq * (74 - 47 * uSq)))
         let deltaSigma = bigB * sinSigma * (cos2SigmaM + bigB / 4 * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
             - bigB / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
-        return semiMinor * bigA * (sigma - deltaSigma)
+        let sinLambda = sin(lambda), cosLambda = cos(lambda)
+        let start = atan2(cosU2 * sinLambda, cosU1 * sinU2 - sinU1 * cosU2 * cosLambda)
+        let end = atan2(cosU1 * sinLambda, -sinU1 * cosU2 + cosU1 * sinU2 * cosLambda)
+        return (semiMinor * bigA * (sigma - deltaSigma), degrees(start), degrees(end))
+    }
+
+    /// Radians to degrees in 0..<360.
+    private static func degrees(_ angle: Double) -> Double {
+        var value = (angle * 180 / Double.pi).truncatingRemainder(dividingBy: 360)
+        if value < 0 { value += 360 }
+        if value >= 360 { value -= 360 }
+        return value
     }
 
     /// A reference ellipsoid: semi-major axis in metres and flattening.
