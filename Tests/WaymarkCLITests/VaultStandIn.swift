@@ -1,68 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import WaymarkTestSupport
 
-/// The stand-in vault (`Tests/Vault/standin-vault.py`, contract A) as a process: it decrypts what
-/// it is sent with the private keys it keeps and writes down every item and request.
-///
-/// Stopped (SIGTERM, then reaped) when the value is released.
-final class VaultStandIn: @unchecked Sendable {
-    struct Missing: Error, CustomStringConvertible { var description: String }
-
-    let process = Process()
-    let state: URL
-    let url: URL
-
-    init(arguments: [String] = []) throws {
-        let python = packageRoot.appendingPathComponent(".build-venv/tools/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw Missing(description: "\(python) is missing — run scripts/bootstrap to install PyNaCl")
-        }
-        state = FileManager.default.temporaryDirectory.appendingPathComponent("standin-vault-\(UUID().uuidString)", isDirectory: true)
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [packageRoot.appendingPathComponent("Tests/Vault/standin-vault.py").path, "--state", state.path] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("listening "), let url = URL(string: String(text.dropFirst("listening ".count))) else {
-            throw Missing(description: "the stand-in vault did not start: \(text)")
-        }
-        self.url = url
-    }
-
-    deinit {
-        let pid = process.processIdentifier
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
-        try? FileManager.default.removeItem(at: state)
-    }
-
-    /// The timestamps the stand-in refuses from now on (its `refuse.json`).
-    func refuse(_ timestamps: [String]) throws {
-        try JSONSerialization.data(withJSONObject: timestamps).write(to: state.appendingPathComponent("refuse.json"), options: .atomic)
-    }
-
-    /// Every item it wrote (`items.jsonl`): repo, received, plaintext (nil when sent plain), record.
-    func items() throws -> [[String: Any]] { try lines("items.jsonl") }
-
-    /// Every request it answered (`requests.jsonl`).
-    func requests() throws -> [[String: Any]] { try lines("requests.jsonl") }
-
-    private func lines(_ name: String) throws -> [[String: Any]] {
-        guard let data = try? Data(contentsOf: state.appendingPathComponent(name)) else { return [] }
-        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
-        }
-    }
-}
+/// The stand-in vault process (WaymarkTestSupport), under the name these tests use.
+typealias VaultStandIn = StandinVault
 
 /// A home for `waymark vault` (WAYMARK_HOME: the cache, the sign-in file, the recorder's store),
 /// English, the sign-in kept in the file, on Wi-Fi unless a test says otherwise.

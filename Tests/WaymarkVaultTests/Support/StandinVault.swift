@@ -1,96 +1,19 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import WaymarkTestSupport
 @testable import WaymarkVault
 
-/// The stand-in vault (`Tests/Vault/standin-vault.py`) as a process, one per test: it decrypts
-/// what it is sent with the private keys it keeps, and writes down what it received.
-///
-/// The process is stopped (SIGTERM, then reaped) when the value is released.
-final class StandinVault: @unchecked Sendable {
-    struct Missing: Error, CustomStringConvertible { var description: String }
-
-    let process = Process()
-    let state: URL
-    let url: URL
-
-    /// The seed's users and the contract's app credentials.
+/// The seed's users, the contract's app credentials, and what the vault tests ask of the stand-in.
+extension StandinVault {
     static let userA = VaultCredentials.password(email: "user_a@ownyourdata.eu", password: "user_a")
     static let userB = VaultCredentials.password(email: "user_b@ownyourdata.eu", password: "Q/wdfbv67")
     static let app = VaultCredentials.app(key: "eu.ownyourdata.waymark", secret: "waymark-app-secret-0123456789")
 
-    /// The venv's Python, which has PyNaCl (scripts/python-tools.txt).
-    static func python() throws -> String {
-        let path = packageRoot.appendingPathComponent(".build-venv/tools/bin/python").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw Missing(description: "\(path) is missing — run scripts/bootstrap to install PyNaCl")
-        }
-        return path
-    }
-
-    init(arguments: [String] = []) throws {
-        state = FileManager.default.temporaryDirectory.appendingPathComponent("standin-vault-\(UUID().uuidString)", isDirectory: true)
-        process.executableURL = URL(fileURLWithPath: try Self.python())
-        process.arguments = [packageRoot.appendingPathComponent("Tests/Vault/standin-vault.py").path, "--state", state.path] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        var line = Data()
-        while let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("listening "), let url = URL(string: String(text.dropFirst("listening ".count))) else {
-            throw Missing(description: "the stand-in vault did not start: \(text)")
-        }
-        self.url = url
-    }
-
-    deinit {
-        // SIGTERM (the stand-in stops on it), SIGKILL if it is still there after 2 s; always reaped.
-        // Process.waitUntilExit spins a run loop, which an async test's thread does not serve.
-        let pid = process.processIdentifier
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        var reaped = false
-        for _ in 0..<200 {
-            if waitpid(pid, &status, WNOHANG) == pid { reaped = true; break }
-            usleep(10_000)
-        }
-        if !reaped {
-            kill(pid, SIGKILL)
-            _ = waitpid(pid, &status, 0)
-        }
-        try? FileManager.default.removeItem(at: state)
-    }
-
     var client: VaultClient { VaultClient(vault: url) }
-
-    /// The timestamps the stand-in refuses from now on (its `refuse.json`).
-    func refuse(_ timestamps: [String]) throws {
-        try JSONSerialization.data(withJSONObject: timestamps).write(to: state.appendingPathComponent("refuse.json"), options: .atomic)
-    }
-
-    /// Every item the stand-in wrote (`items.jsonl`).
-    func items() throws -> [[String: Any]] { try lines("items.jsonl") }
-
-    /// Every request it answered (`requests.jsonl`).
-    func requests() throws -> [[String: Any]] { try lines("requests.jsonl") }
 
     /// The private key of a keyed repository (`keys.json`).
     func secretKey(_ repo: String) throws -> [UInt8] {
-        let keys = try JSONSerialization.jsonObject(with: Data(contentsOf: state.appendingPathComponent("keys.json"))) as? [String: [String: String]]
-        guard let hex = keys?[repo]?["secret"], let bytes = Hex.decode(hex) else { throw Missing(description: "no key for \(repo)") }
+        guard let hex = try secretKeyHex(repo), let bytes = Hex.decode(hex) else { throw Missing(description: "no key for \(repo)") }
         return bytes
-    }
-
-    private func lines(_ name: String) throws -> [[String: Any]] {
-        guard let data = try? Data(contentsOf: state.appendingPathComponent(name)) else { return [] }
-        return try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
-            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
-        }
     }
 }
 
