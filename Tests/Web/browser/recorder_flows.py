@@ -24,11 +24,28 @@ def track_points(name="around-visnjan-with-car.gpx", count=None):
     return points[:count] if count else points
 
 
+# A watcher of its own beside the page's: Chromium hands a watcher only the newest position when
+# it asks for the next one, so a renderer busy for longer than `every` (a loaded CI machine) would
+# see two moves as one. Waiting until this watcher has seen a move before making the next keeps
+# every move a fix of its own.
+PROBE_SCRIPT = """() => {
+  if (window.__replayProbe) return;
+  window.__replayProbe = { latitude: null, longitude: null };
+  navigator.geolocation.watchPosition((position) => {
+    window.__replayProbe = { latitude: position.coords.latitude, longitude: position.coords.longitude };
+  }, () => {}, { enableHighAccuracy: true, maximumAge: 0 });
+}"""
+PROBE_SEEN = """(point) => window.__replayProbe && window.__replayProbe.latitude === point.latitude
+  && window.__replayProbe.longitude === point.longitude"""
+
+
 def replay(phone, points, accuracy=5.0, every=0.25):
     """Moves the phone along `points` (Chromium's emulated position, with its accuracy); each
-    move is a new fix for watchPosition."""
+    move is a new fix for watchPosition, delivered to the page before the next one is made."""
+    phone.page.evaluate(PROBE_SCRIPT)
     for point in points:
         phone.context.set_geolocation({**point, "accuracy": accuracy})
+        phone.page.wait_for_function(PROBE_SEEN, arg=point, timeout=15000)
         phone.page.wait_for_timeout(int(every * 1000))
 
 
