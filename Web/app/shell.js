@@ -37,6 +37,7 @@ export const SHELL_FILES = Object.freeze([
   '/app/pages/vault.js',
   '/app/pages/vault-module.js',
   '/app/pages/vault-user.js',
+  '/inspection/geometry.js',
   '/photos/browse.js',
   '/photos/format.js',
   '/photos/leaflet.js',
