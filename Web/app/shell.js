@@ -61,6 +61,7 @@ export const SHELL_FILES = Object.freeze([
   '/recorder/ui/qr.js',
   '/recorder/ui/resume.js',
   '/recorder/ui/wake-lock.js',
+  '/scenes/attitude.js',
   '/styles/vault.css',
   '/vault/cache.js',
   '/vault/client.js',
