@@ -30,8 +30,9 @@ function unchecked(w, x, y, z) {
 }
 
 /**
- * The unit quaternion in the direction of (w, x, y, z); null when that has no direction (all
- * zero) or the norm is not finite.
+ * The unit quaternion in the direction of (w, x, y, z); null when its norm, computed plainly as
+ * √(w² + x² + y² + z²), is zero or not finite (all zero, NaN or infinite, or squares that
+ * overflow or all underflow), as WaymarkCore's Quaternion(w:x:y:z:).
  * @param {number} w @param {number} x @param {number} y @param {number} z
  * @returns {Quaternion | null}
  */

@@ -25,8 +25,10 @@ public struct Quaternion: Sendable, Hashable {
     /// No rotation.
     public static let identity = Quaternion(unchecked: 1, 0, 0, 0)
 
-    /// The unit quaternion in the direction of `(w, x, y, z)`; nil when that has no direction
-    /// (all zero) or a component or the norm is not finite.
+    /// The unit quaternion in the direction of `(w, x, y, z)`; nil when its norm, computed
+    /// plainly as √(w² + x² + y² + z²), is zero or not finite: all zero, a NaN or infinite
+    /// component, or components so large (beyond about 1e154) or so small (below about 1e-162)
+    /// that their squares overflow or all underflow.
     public init?(w: Double, x: Double, y: Double, z: Double) {
         let norm = (w * w + x * x + y * y + z * z).squareRoot()
         guard norm.isFinite, norm > 0 else { return nil }
