@@ -52,13 +52,14 @@ const GAUSS = (() => {
 })();
 
 /**
- * ∫ from a to b of g, by Gauss–Legendre quadrature.
+ * ∫ of g from `start` over `span` (start + span is never formed, which would round the span away
+ * on a short edge), by Gauss–Legendre quadrature.
  * @param {(x: number) => number} g
- * @param {number} a
- * @param {number} b
+ * @param {number} start
+ * @param {number} span
  */
-function integrate(g, a, b) {
-  const half = (b - a) / 2, middle = (a + b) / 2;
+function integrate(g, start, span) {
+  const half = span / 2, middle = start + half;
   let sum = 0;
   for (let i = 0; i < GAUSS.nodes.length; i++) sum += GAUSS.weights[i] * g(middle + half * GAUSS.nodes[i]);
   return sum * half;
@@ -142,7 +143,7 @@ export function geodesicEdge(p, q) {
     const integral = integrate((s) => {
       const sn = Math.sin(s);
       return (2 - F) / (1 + (1 - F) * Math.sqrt(1 + k * sn * sn));
-    }, sigma1, sigma1 + sigma12);
+    }, sigma1, sigma12);
     const next = lambda12 + F * salp0 * integral;
     const change = Math.abs(next - omega);
     omega = next;
@@ -151,11 +152,11 @@ export function geodesicEdge(p, q) {
   if (!converged) return null;
   // Final geometry at the converged ω12 (the loop's last values are one step behind by ≤ 1e-15).
   const k = k2;
-  const length = B * integrate((s) => { const sn = Math.sin(s); return Math.sqrt(1 + k * sn * sn); }, sigma1, sigma1 + sigma12);
+  const length = B * integrate((s) => { const sn = Math.sin(s); return Math.sqrt(1 + k * sn * sn); }, sigma1, sigma12);
   // α12 = α2 − α1, the spherical excess of the quadrilateral between the edge and the equator on
   // the auxiliary sphere: tan(α12/2) = tan(ω12/2)·sin((β1 + β2)/2) / cos((β2 − β1)/2).
   const alpha12 = 2 * Math.atan2(Math.sin(omega / 2) * Math.sin((b1 + b2) / 2), Math.cos(omega / 2) * Math.cos((b2 - b1) / 2));
-  const i4 = salp0 === 0 || calp0 === 0 ? 0 : integrate((s) => i4Integrand(s, k), sigma1, sigma1 + sigma12);
+  const i4 = salp0 === 0 || calp0 === 0 ? 0 : integrate((s) => i4Integrand(s, k), sigma1, sigma12);
   const s12 = C2 * alpha12 + E2 * A * A * calp0 * salp0 * i4;
   return { length, s12, lon12 };
 }
