@@ -9,7 +9,8 @@
 //   The inverse problem of each edge is solved by iterating the exact longitude equation
 //   λ12 = ω12 − f·sin α0·∫(2 − f)/(1 + (1 − f)√(1 + k²sin²σ)) dσ, and the integrals of λ, s and
 //   I4 are evaluated by 20-point Gauss–Legendre quadrature instead of Karney's truncated series,
-//   so the result is exact to rounding (better than 1e-9 relative; millimetre² for a field).
+//   so the result agrees with GeographicLib to rounding: about 1e-4 m² for a walked field of
+//   hundreds of points, 1e-14 relative for a continent.
 // - hullCentroid(points): the area-weighted centroid of the convex hull of the points on the
 //   local tangent plane (east, north) at their mean position, back to latitude and longitude.
 //
@@ -180,6 +181,7 @@ export function geodesicEdge(p, q) {
  * @returns {{ok: true, points: {latitude: number, longitude: number}[]} | {ok: false, error: GeometryError}}
  */
 function readPoints(points) {
+  if (!Array.isArray(points)) return { ok: false, error: { kind: 'noPoints' } };
   /** @type {{latitude: number, longitude: number}[]} */
   const read = [];
   for (let index = 0; index < points.length; index++) {

@@ -115,6 +115,10 @@ test('hostile shapes of input are refused, not thrown or counted', () => {
     const centroid = hullCentroid(/** @type {any} */ (hostile));
     assert.deepEqual(centroid, { ok: false, error: { kind: 'invalidPoint', index: 0 } });
   }
+  for (const notAList of [null, undefined, 'points', { length: 3 }]) {
+    assert.deepEqual(polygonMeasure(/** @type {any} */ (notAList)), { ok: false, error: { kind: 'noPoints' } });
+    assert.deepEqual(hullCentroid(/** @type {any} */ (notAList)), { ok: false, error: { kind: 'noPoints' } });
+  }
   // A path's points as the API sends them, [lat, lon, alt, unixTime], are read as they come.
   const walked = polygonMeasure([[49.19, 16.6, 230, 1], [49.19, 16.601, 231, 2], [49.191, 16.601, 229, 3], [49.191, 16.6, 230, 4]]);
   assert.ok(walked.ok && walked.area > 8000 && walked.area < 8200);
