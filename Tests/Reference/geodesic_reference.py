@@ -181,14 +181,15 @@ def polygon_cases():
             case["published"] = PUBLISHED[name]
         out.append(case)
     refused = [
-        {"name": "no points", "points": [], "error": "tooFewPoints"},
-        {"name": "one point", "points": [[49.2, 16.6]], "error": "tooFewPoints"},
-        {"name": "two points", "points": [[49.2, 16.6], [49.3, 16.6]], "error": "tooFewPoints"},
-        {"name": "three points, two the same", "points": [[49.2, 16.6], [49.3, 16.6], [49.2, 16.6]], "error": "tooFewPoints"},
-        {"name": "two points and the same one 360° round", "points": [[49.2, 16.6], [49.3, 16.6], [49.2, 376.6]], "error": "tooFewPoints"},
+        {"name": "no points", "points": [], "error": "tooFewPoints", "distinct": 0},
+        {"name": "one point", "points": [[49.2, 16.6]], "error": "tooFewPoints", "distinct": 1},
+        {"name": "two points", "points": [[49.2, 16.6], [49.3, 16.6]], "error": "tooFewPoints", "distinct": 2},
+        {"name": "three points, two the same", "points": [[49.2, 16.6], [49.3, 16.6], [49.2, 16.6]], "error": "tooFewPoints", "distinct": 2},
+        {"name": "two points and the same one 360° round", "points": [[49.2, 16.6], [49.3, 16.6], [49.2, 376.6]], "error": "tooFewPoints", "distinct": 2},
         {"name": "a latitude that is not a number", "points": [[49.2, 16.6], ["NaN", 16.7], [49.3, 16.6]], "error": "invalidPoint", "index": 1},
         {"name": "a latitude beyond the pole", "points": [[49.2, 16.6], [49.3, 16.7], [91, 16.6]], "error": "invalidPoint", "index": 2},
         {"name": "an infinite longitude", "points": [[49.2, "Infinity"], [49.3, 16.7], [49.2, 16.8]], "error": "invalidPoint", "index": 0},
+        {"name": "three corners all at the North Pole", "points": [[90, 0], [90, 120], [90, -45]], "error": "tooFewPoints", "distinct": 1},
     ]
     return {"title": "Geodesic polygons on WGS-84: area and perimeter by GeographicLib (geographiclib "
                      + geographiclib_version() + ", Geodesic.WGS84.Polygon)",

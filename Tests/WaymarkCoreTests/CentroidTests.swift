@@ -33,7 +33,7 @@ struct CentroidTests {
         let book = try GeometryTable.book("centroids.json", "centroids")
         for entry in book.refused {
             let name = entry["name"]?.string ?? "?"
-            let c = try GeometryTable.object(.object(entry), required: ["name", "points", "error"], optional: ["index", "note"], where: name)
+            let c = try GeometryTable.object(.object(entry), required: ["name", "points", "error"], optional: ["index", "distinct", "note"], where: name)
             let expected = try GeometryTable.error(c, name)
             let points = try GeometryTable.points(c["points"], name)
             #expect(throws: expected, "\(name)") { try Geodesy.hullCentroid(of: points) }

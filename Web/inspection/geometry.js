@@ -125,7 +125,7 @@ export function geodesicEdge(p, q) {
   const sb1 = Math.sin(b1), cb1 = Math.cos(b1), sb2 = Math.sin(b2), cb2 = Math.cos(b2);
   let omega = lambda12;
   let sigma1 = 0, sigma12 = 0, salp0 = 0, calp0 = 1, k2 = EP2;
-  let converged = false;
+  let converged = false, change = Infinity;
   for (let iteration = 0; iteration < 200; iteration++) {
     const so = Math.sin(omega), co = Math.cos(omega);
     const x = cb2 * so;
@@ -146,11 +146,12 @@ export function geodesicEdge(p, q) {
       return (2 - F) / (1 + (1 - F) * Math.sqrt(1 + k * sn * sn));
     }, sigma1, sigma12);
     const next = lambda12 + F * salp0 * integral;
-    const change = Math.abs(next - omega);
+    change = Math.abs(next - omega);
     omega = next;
     if (change <= 1e-15 * Math.max(1, Math.abs(omega))) { converged = true; break; }
   }
-  if (!converged) return null;
+  // Rounding can keep the last steps a few units apart; 1e-12 rad is 6 µm on the ground.
+  if (!converged && !(change <= 1e-12)) return null;
   // Final geometry at the converged ω12 (the loop's last values are one step behind by ≤ 1e-15).
   const k = k2;
   const length = B * integrate((s) => { const sn = Math.sin(s); return Math.sqrt(1 + k * sn * sn); }, sigma1, sigma12);

@@ -115,7 +115,7 @@ struct PolygonEdge {
         let sb1 = sin(beta1), cb1 = cos(beta1), sb2 = sin(beta2), cb2 = cos(beta2)
         var omega = lambda12
         var sigma1 = 0.0, sigma12 = 0.0, salp0 = 0.0, calp0 = 1.0, k2 = Self.ep2
-        var converged = false
+        var converged = false, change = Double.infinity
         for _ in 0..<200 {
             let so = sin(omega), co = cos(omega)
             let x = cb2 * so
@@ -140,14 +140,15 @@ struct PolygonEdge {
                 return (2 - f) / (1 + (1 - f) * (1 + k * sn * sn).squareRoot())
             }
             let next = lambda12 + f * salp0 * integral
-            let change = abs(next - omega)
+            change = abs(next - omega)
             omega = next
             if change <= 1e-15 * max(1, abs(omega)) {
                 converged = true
                 break
             }
         }
-        guard converged else { return nil }
+        // Rounding can keep the last steps a few units apart; 1e-12 rad is 6 µm on the ground.
+        guard converged || change <= 1e-12 else { return nil }
         let k = k2
         length = Self.b * GaussLegendre.integrate(from: sigma1, over: sigma12) { s in
             let sn = sin(s)

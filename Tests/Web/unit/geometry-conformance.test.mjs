@@ -74,12 +74,15 @@ test('every polygon of the table: area, perimeter and orientation as GeographicL
 test('polygons that have no area are refused with the reason', () => {
   const data = book('polygons.json', 'polygons');
   for (const c of data.refused) {
-    strictKeys(c, ['name', 'points', 'error'], ['index', 'note'], c.name);
+    strictKeys(c, ['name', 'points', 'error'], ['index', 'distinct', 'note'], c.name);
+    assert.ok(c.error !== 'invalidPoint' || 'index' in c, `${c.name}: invalidPoint needs its index`);
+    assert.ok(c.error !== 'tooFewPoints' || 'distinct' in c, `${c.name}: tooFewPoints needs its distinct count`);
     const result = polygonMeasure(points(c.points, c.name));
     assert.equal(result.ok, false, `${c.name}: accepted`);
     if (result.ok) continue;
     assert.equal(result.error.kind, c.error, c.name);
     if ('index' in c) assert.equal(/** @type {any} */ (result.error).index, c.index, c.name);
+    if ('distinct' in c) assert.equal(/** @type {any} */ (result.error).distinct, c.distinct, c.name);
   }
 });
 
