@@ -14,7 +14,8 @@
 // - hullCentroid(points): the area-weighted centroid of the convex hull of the points on the
 //   local tangent plane (east, north) at their mean position, back to latitude and longitude.
 //
-// Both return typed outcomes ({ok: true, …} or {ok: false, error}) for input they cannot use.
+// Both return typed outcomes ({ok: true, …} or {ok: false, error}) for input they cannot use; an
+// edge between nearly antipodal points (from about 179.3° of arc on) is refused as unresolvedEdge.
 
 const A = 6378137;
 const F = 1 / 298.257223563;
