@@ -67,7 +67,7 @@ public enum Address: Sendable, Equatable {
     case remote(nearest: PlaceDescription, maximumDistance: Double)
 
     /// The nearest place and how the point lies from it, whatever the outcome.
-    public var description: PlaceDescription {
+    public var placeDescription: PlaceDescription {
         switch self {
         case .at(let description), .near(let description), .remote(let description, _): description
         }
