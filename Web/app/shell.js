@@ -38,6 +38,7 @@ export const SHELL_FILES = Object.freeze([
   '/app/pages/vault-module.js',
   '/app/pages/vault-user.js',
   '/inspection/geometry.js',
+  '/inspection/nmea.js',
   '/photos/browse.js',
   '/photos/format.js',
   '/photos/leaflet.js',
