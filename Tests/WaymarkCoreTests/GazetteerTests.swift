@@ -143,14 +143,14 @@ struct GazetteerTests {
         }
         #expect(nearest.place.name == "Taiohae" && maximum == 100_000)
         #expect(AddressLine.format(pacific, words: .english)
-            == "No town within 100 km — the nearest is 985 km N: Taiohae, Iles Marquises, French Polynesia")
+            == "No town within 100 km — 985 km N of Taiohae, Iles Marquises, French Polynesia")
         #expect(AddressLine.format(pacific, words: .german)
-            == "Kein Ort im Umkreis von 100 km — der nächste liegt 985 km N: Taiohae, Iles Marquises, Französisch-Polynesien")
+            == "Kein Ort im Umkreis von 100 km — 985 km N von Taiohae, Iles Marquises, Französisch-Polynesien")
         let pole = try #require(gazetteer.address(latitude: -90, longitude: 0))
         #expect(AddressLine.format(pole, words: .english)
-            == "No town within 100 km — the nearest is 1,357 km S: McMurdo Station, Antarctica")
+            == "No town within 100 km — 1,357 km S of McMurdo Station, Antarctica")
         #expect(AddressLine.format(pole, words: .german)
-            == "Kein Ort im Umkreis von 100 km — der nächste liegt 1.357 km S: McMurdo Station, Antarktis")
+            == "Kein Ort im Umkreis von 100 km — 1.357 km S von McMurdo Station, Antarktis")
         // A looser policy accepts the Pacific point as "near".
         let loose = try #require(gazetteer.address(latitude: 0, longitude: -140, policy: AddressPolicy(maximumDistance: 1_000_000)))
         #expect(AddressLine.format(loose, words: .english) == "985 km N of Taiohae, Iles Marquises, French Polynesia")
@@ -179,6 +179,18 @@ struct GazetteerTests {
         #expect(CompassPoint(azimuth: 337.4, resolution: .eight) == .northWest)
         #expect(CompassPoint(azimuth: 337.6, resolution: .eight) == .north)
         #expect(CompassPoint.allCases.allSatisfy { CompassPoint(azimuth: $0.azimuth) == $0 })
+    }
+
+    @Test("A words table is data: sixteen compass points and other templates work without code")
+    func customWords() {
+        let tokyo = Gazetteer.Place(name: "Tokyo", admin1: "Tokyo", admin2: "", countryCode: "JP", latitude: 35.6895, longitude: 139.69171, line: 2)
+        let sixteen = AddressWords(locale: Locale(identifier: "en"),
+                                   compassPoints: ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"],
+                                   near: "{place}: {distance} to the {direction}", remote: "far away")
+        let address = Address.near(PlaceDescription(place: tokyo, distance: 3422.4, azimuth: 166.55))
+        #expect(AddressLine.format(address, words: sixteen) == "Tokyo, Japan: 3.4 km to the SSE")
+        #expect(AddressLine.format(address, words: .english) == "3.4 km S of Tokyo, Japan")
+        #expect(AddressLine.format(.remote(nearest: address.placeDescription, maximumDistance: 1000), words: sixteen) == "far away")
     }
 
     @Test("Distances read as people read them: 10 m steps, then 0.1 km, then whole km, in the locale's digits")

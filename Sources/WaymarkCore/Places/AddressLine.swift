@@ -32,14 +32,17 @@ public struct AddressWords: Sendable, Equatable {
         locale: Locale(identifier: "en"),
         compassPoints: ["N", "NE", "E", "SE", "S", "SW", "W", "NW"],
         near: "{distance} {direction} of {place}",
-        remote: "No town within {maximum} — the nearest is {distance} {direction}: {place}")
+        remote: "No town within {maximum} — {distance} {direction} of {place}")
 
     /// "1,2 km NO von Brno, South Moravian, Tschechien".
+    ///
+    /// The direction is always from the place to the point ("985 km N of Taiohae": the point lies
+    /// north of Taiohae), in the remote line too.
     public static let german = AddressWords(
         locale: Locale(identifier: "de"),
         compassPoints: ["N", "NO", "O", "SO", "S", "SW", "W", "NW"],
         near: "{distance} {direction} von {place}",
-        remote: "Kein Ort im Umkreis von {maximum} — der nächste liegt {distance} {direction}: {place}")
+        remote: "Kein Ort im Umkreis von {maximum} — {distance} {direction} von {place}")
 }
 
 /// Writes an ``Address`` as one line for people: "1.2 km NE of Brno, South Moravian, Czechia".
