@@ -124,9 +124,20 @@ export function decimal(b, from, to) {
     }
   }
   if (digits === 0) return null;
-  let value = mantissa;
+  // Past 2^53 a Number sum of digits rounds at every step; Swift's UInt64 mantissa is exact and rounded once.
+  let value = mantissa <= Number.MAX_SAFE_INTEGER ? mantissa : Number(BigInt(significant(b, from, to)));
   if (fractionDigits > 0) value /= 10 ** fractionDigits;
   return negative ? -value : value;
+}
+
+/**
+ * The first 18 digits of a decimal field, the mantissa Swift's TrackNumbers.decimal keeps.
+ * @param {Uint8Array} b @param {number} from @param {number} to
+ */
+function significant(b, from, to) {
+  let digits = '';
+  for (let i = from; i < to && digits.length < 18; i++) if (b[i] >= 0x30 && b[i] <= 0x39) digits += String.fromCharCode(b[i]);
+  return digits;
 }
 
 /**
