@@ -47,17 +47,22 @@ struct SGP4ReferenceTests {
         }
         let folder = try TemporaryFolder()
         let input = folder.url.appendingPathComponent("cases.json")
+        let errors = folder.url.appendingPathComponent("stderr.txt")
         try JSONSerialization.data(withJSONObject: cases).write(to: input)
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try TrackReferenceTools.python())
         process.arguments = [TrackReferenceTools.root.appendingPathComponent("Tests/Reference/sgp4_reference.py").path]
         process.standardInput = try FileHandle(forReadingFrom: input)
+        process.standardError = try FileHandle(forWritingTo: errors)
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "sgp4_reference.py exited \(process.terminationStatus)")
+        let message = String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self)
+        withExtendedLifetime(folder) {}
+        try #require(process.terminationStatus == 0, "sgp4_reference.py exited \(process.terminationStatus): \(message)")
         let rows = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         func vector(_ value: Any?) -> SIMD3<Double> {
             let array = value as? [Double] ?? []
