@@ -26,6 +26,31 @@ struct NMEABrowserParityTests {
         #expect(fixCount == 609)
     }
 
+    @Test("The browser's fixes of a fixture log are those of WaymarkCore's log reader (TrackFile.read), in time order")
+    func logReader() throws {
+        let files = Self.logs.map { Fixtures.url("nmea/\($0)") }
+        guard let dump = try Self.nodeDump(files, seed: 1) else { return }
+        let results = try #require(dump["files"] as? [[String: Any]])
+        for (url, result) in zip(files, results) {
+            let name = url.lastPathComponent
+            let reader = (try? TrackFile.read(try Data(contentsOf: url), fileName: name))?.flatMap(\.fixes) ?? []
+            let runs = try #require(result["runs"] as? [String: Any])
+            let whole = try #require(runs["whole"] as? [String: Any])
+            let events = try #require(whole["events"] as? [[String: Any]])
+            let browser = events.filter { $0["type"] as? String == "fix" }
+                .sorted { ($0["time"] as? Double ?? 0) < ($1["time"] as? Double ?? 0) }
+            #expect(browser.count == reader.count, "\(name)")
+            for (index, (fix, js)) in zip(reader, browser).enumerated() {
+                let same = js["time"] as? Double == (fix.time.timeIntervalSince1970 * 1000).rounded()
+                    && abs((js["latitude"] as? Double ?? .nan) - fix.latitude) <= 1e-9
+                    && abs((js["longitude"] as? Double ?? .nan) - fix.longitude) <= 1e-9
+                    && Self.same(fix.altitude, js["altitude"])
+                #expect(same, "\(name), fix \(index): the log reader has \(fix), the browser \(js)")
+                if !same { break }
+            }
+        }
+    }
+
     @Test("Mutated logs (broken checksums, junk bytes, NULs, '$' storms, cut and joined lines) give the same events")
     func mutatedLogs() throws {
         let folder = try TemporaryFolder()
