@@ -13,20 +13,8 @@ struct AttitudeReferenceTests {
     static let script = TrackReferenceTools.root.appendingPathComponent("Tests/Reference/attitude_reference.py")
     static let screens: [Double] = [0, 90, 180, 270, -90]
 
-    /// SplitMix64: a small seeded generator, so the random attitudes are the same on every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Random angles in the spec's ranges and a random screen angle.
-    static func randomAttitude(_ random: inout Seeded) -> [Double] {
+    static func randomAttitude(_ random: inout SplitMix) -> [Double] {
         [Double.random(in: 0..<360, using: &random), Double.random(in: -180..<180, using: &random),
          Double.random(in: -90..<90, using: &random), screens.randomElement(using: &random) ?? 0]
     }
@@ -37,13 +25,13 @@ struct AttitudeReferenceTests {
 
     @Test("300 random attitudes and 300 random pairs agree with scipy")
     func randomAttitudes() throws {
-        var random = Seeded(state: 20_261_124)
+        var random = SplitMix(seed: 20_261_124)
         let attitudes = (0..<300).map { _ in Self.randomAttitude(&random) }
         // Half the pairs far apart, half a few degrees apart as in a retake.
         let pairs: [[[Double]]] = (0..<300).map { index in
             let reference = Self.randomAttitude(&random)
             if index % 2 == 0 { return [reference, Self.randomAttitude(&random)] }
-            let nudge = { (r: inout Seeded) in Double.random(in: -15...15, using: &r) }
+            let nudge = { (r: inout SplitMix) in Double.random(in: -15...15, using: &r) }
             let current = [reference[0] + nudge(&random), reference[1] + nudge(&random), reference[2] + nudge(&random), reference[3]]
             return [reference, current]
         }

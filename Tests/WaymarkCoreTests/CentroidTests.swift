@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkTestSupport
 @testable import WaymarkCore
 
 @Suite("Convex-hull centroid on the local tangent plane, against numpy and scipy")
@@ -64,7 +65,7 @@ struct CentroidTests {
 
     @Test("200 seeded random sets of 1–30 fixes agree with numpy/scipy to 0.1 mm")
     func randomAgainstReference() throws {
-        var random = GeometryRandom(state: 3_003)
+        var random = SplitMix(seed: 3_003)
         var hulls: [[(lat: Double, lon: Double)]] = []
         for index in 0..<200 {
             let lat = Double.random(in: -89.9...89.9, using: &random)

@@ -11,7 +11,7 @@ struct GazetteerSearchTests {
     /// in both polar caps, within about 30 km of a random place, and the poles themselves.
     static func randomPoints(_ count: Int, seed: UInt64) throws -> [(lat: Double, lon: Double)] {
         let table = try table.get()
-        var generator = GazetteerFixture.Generator(state: seed)
+        var generator = SplitMix(seed: seed)
         var points: [(lat: Double, lon: Double)] = [(90, 0), (-90, 0), (0, 180), (66, -180), (89.9999, 12), (-89.9999, -170)]
         while points.count < count {
             let lon = Double.random(in: -180..<180, using: &generator)

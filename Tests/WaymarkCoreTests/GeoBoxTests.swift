@@ -1,24 +1,13 @@
 import Foundation
 import Testing
+import WaymarkTestSupport
 @testable import WaymarkCore
 
 @Suite("Bounding boxes of a geodesic circle")
 struct GeoBoxTests {
-    /// A generator that gives the same points every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("Every point within the radius is inside a box: random centres, the antimeridian, the poles, the equator")
     func neverTooSmall() {
-        var random = SeededGenerator(state: 42)
+        var random = SplitMix(seed: 42)
         let special: [(Double, Double)] = [(0, 179.99), (0, -179.99), (89.99, 0), (-89.95, 120), (0, 0), (45, 180), (-60, -180), (89.5, 179.9)]
         var centres = special
         for _ in 0..<300 { centres.append((Double.random(in: -90...90, using: &random), Double.random(in: -180...180, using: &random))) }

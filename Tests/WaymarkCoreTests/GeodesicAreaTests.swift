@@ -79,18 +79,6 @@ enum GeometryTable {
     }
 }
 
-/// A small seeded generator (SplitMix64), so that the random cases are the same on every run.
-struct GeometryRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Geodesic polygon area and perimeter on WGS-84, against GeographicLib")
 struct GeodesicAreaTests {
     @Test("Every polygon of the shared table: area, perimeter and orientation as GeographicLib (and its published values)")
@@ -149,7 +137,7 @@ struct GeodesicAreaTests {
     /// the antimeridian), rings round either pole, and walked paths of 300–600 points; either way
     /// round, some with the first point repeated at the end.
     static func randomPolygons(count: Int) -> [[(lat: Double, lon: Double)]] {
-        var random = GeometryRandom(state: 15_003)
+        var random = SplitMix(seed: 15_003)
         var polygons: [[(lat: Double, lon: Double)]] = []
         for index in 0..<count {
             var points: [(lat: Double, lon: Double)] = []

@@ -54,7 +54,7 @@ struct NMEABrowserParityTests {
     @Test("Mutated logs (broken checksums, junk bytes, NULs, '$' storms, cut and joined lines) give the same events")
     func mutatedLogs() throws {
         let folder = try TemporaryFolder()
-        var generator = SeededGenerator(seed: 0x5EED_0015)
+        var generator = SplitMix(seed: 0x5EED_0015)
         var files: [URL] = []
         var sources: [(String, [UInt8])] = []
         for name in ["ublox-neo-m9n-nmea.log", "quectel-L70.log", "nmea-fuzzy-cases.log", "bu353s4.log", "garmin15x.log", "telit-he910.log"] {
@@ -207,7 +207,7 @@ struct NMEABrowserParityTests {
     /// often re-computed so that the damage reaches the fields; or the checksum is written in lower
     /// case, dropped or cut to one digit; or the address grows or shrinks; or the line is joined to
     /// the next, ends in NULs and blanks, or is cut in two by a CR.
-    static func mutate(_ bytes: [UInt8], rate: Double, using generator: inout SeededGenerator) -> [UInt8] {
+    static func mutate(_ bytes: [UInt8], rate: Double, using generator: inout SplitMix) -> [UInt8] {
         let junk: [UInt8] = Array(",,,**$$\0\0 .-0123456789AVNSEWFMaf".utf8) + [0x80, 0xC3, 0xFF, 0x0D]
         var output: [UInt8] = []
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -257,16 +257,4 @@ struct NMEABrowserParityTests {
 }
 
 extension NMEABrowserParityTests {
-    /// A small seeded generator (SplitMix64) so that the mutated logs are the same on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Testing
+import WaymarkTestSupport
 @testable import WaymarkCore
 
 @Suite("QRPayload")
@@ -43,18 +44,5 @@ struct QRPayloadTests {
     func seededNonce() {
         var first = SplitMix(seed: 42), second = SplitMix(seed: 42)
         #expect(QRPayload.makeNonce(using: &first) == QRPayload.makeNonce(using: &second))
-    }
-}
-
-/// A deterministic generator for tests.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

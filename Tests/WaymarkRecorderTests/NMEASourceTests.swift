@@ -13,7 +13,7 @@ import WaymarkTestSupport
 struct NMEASourceTests {
     /// Writes all of `data` to `fd` in pieces of 1 to 97 bytes, so lines arrive cut up as from a serial port.
     static func writeInPieces(_ data: [UInt8], to fd: Int32) throws {
-        var generator = SplitMix(state: 7)
+        var generator = SplitMix(seed: 7)
         var offset = 0
         while offset < data.count {
             let length = min(Int.random(in: 1...97, using: &generator), data.count - offset)
@@ -64,7 +64,7 @@ struct NMEASourceTests {
         let log = Fixtures.url("nmea/nmea-fuzzy-cases.log")
         let valid = try fixes(of: log)
         let lines = String(decoding: try Data(contentsOf: log), as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
-        var generator = SplitMix(state: 42)
+        var generator = SplitMix(seed: 42)
         var input: [UInt8] = []
         for line in lines {
             let bytes = Array(line.utf8)

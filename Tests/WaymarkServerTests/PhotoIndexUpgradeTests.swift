@@ -4,6 +4,7 @@ import Testing
 import Vapor
 import VaporTesting
 import WaymarkCore
+import WaymarkTestSupport
 @testable import WaymarkServer
 
 @Suite("Upgrading a photo database to the time index and the closer map cells")
@@ -13,7 +14,7 @@ struct PhotoIndexUpgradeTests {
         let directory = makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let (configuration, shared) = try await SignatureUpgradeTests.freshConfiguration(database, dataDirectory: directory)
-        var random = PhotoSearchTests.SeededGenerator(state: 99)
+        var random = SplitMix(seed: 99)
         // The schema before the upgrade, with photos stored as the store then stored them: a
         // two-dimensional R*Tree on SQLite, map cells down to level 14.
         let photos = try await withApp { app in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WaymarkTestSupport
 import Vapor
 import VaporTesting
 import WaymarkAPI
@@ -9,17 +10,6 @@ import WaymarkMedia
 
 @Suite("Nearby photos: the index's answer is the brute-force geodesic answer")
 struct PhotoSearchTests {
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Places where searches go wrong when done naively: the antimeridian, both poles, the equator
     /// and the prime meridian, and an ordinary city.
     static let hotspots: [(Double, Double)] = [(0, 180), (-16.5, -179.9), (89.97, 0), (-89.9, 45), (0, 0), (51.5, -0.12), (46.05, 14.5)]
@@ -32,7 +22,7 @@ struct PhotoSearchTests {
     }
 
     /// Random photos: most within 60 km of a hotspot, the rest anywhere; a tenth private.
-    static func photos(count: Int, owners: [UUID], random: inout SeededGenerator) -> [Photo] {
+    static func photos(count: Int, owners: [UUID], random: inout SplitMix) -> [Photo] {
         (0..<count).map { index in
             let place: Place
             if index % 10 == 9 {
@@ -87,7 +77,7 @@ struct PhotoSearchTests {
         try await withBuiltApplication(configuration) { app in
             let stores = ServerStores.fluent(app.serverDatabase, clock: .system)
             let alice = try await Self.account(stores.accounts, "alice"), bob = try await Self.account(stores.accounts, "bob")
-            var random = SeededGenerator(state: 2026)
+            var random = SplitMix(seed: 2026)
             let photos = Self.photos(count: 20_000, owners: [alice.id, bob.id], random: &random)
             try await stores.photos.insert(photos)
 
@@ -213,7 +203,7 @@ struct PhotoClusterTests {
             let consumer = try await Credentials.make(in: app, name: "test")
             let server = TestServer(app: app, database: database, configuration: configuration, consumer: consumer)
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
-            var random = PhotoSearchTests.SeededGenerator(state: 7)
+            var random = SplitMix(seed: 7)
             let photos = PhotoSearchTests.photos(count: 3_000, owners: [alice.user.id], random: &random)
             try await server.stores.photos.insert(photos)
             var current = photos
