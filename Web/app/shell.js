@@ -3,7 +3,7 @@
 // browsers fetch the new ones (the old cache is deleted when the new worker activates).
 // A unit test checks that this list and the files in Web/ agree.
 
-export const VERSION = 'waymark-shell-2026-11-25.1';
+export const VERSION = 'waymark-shell-2026-11-25.2';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */
@@ -34,6 +34,7 @@ export const SHELL_FILES = Object.freeze([
   '/app/pages/route.js',
   '/app/pages/routes.js',
   '/app/pages/settings.js',
+  '/app/pages/sky.js',
   '/app/pages/vault.js',
   '/app/pages/vault-module.js',
   '/app/pages/vault-user.js',
@@ -63,6 +64,8 @@ export const SHELL_FILES = Object.freeze([
   '/recorder/ui/resume.js',
   '/recorder/ui/wake-lock.js',
   '/scenes/attitude.js',
+  '/sky/plot.js',
+  '/styles/sky.css',
   '/styles/vault.css',
   '/vault/cache.js',
   '/vault/client.js',

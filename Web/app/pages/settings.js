@@ -144,6 +144,7 @@ export async function render(root) {
       el('p', { class: 'hint' }, t('settings.passphrase.hint')),
       el('p', { class: 'actions' }, reset)),
     el('p', { class: 'record-links' }, el('a', { href: '/record' }, t('settings.toRecorder')), ' · ',
-      el('a', { href: '/vault' }, t('vault.settingsLink'))),
+      el('a', { href: '/vault' }, t('vault.settingsLink')), ' · ',
+      el('a', { href: '/sky' }, t('settings.toSky'))),
     dialog);
 }
