@@ -35,6 +35,8 @@ struct Serve: AsyncParsableCommand {
     var satelliteTileAttribution: String?
     @Option(name: .long, help: "Whether anyone may create an account (open or closed; closed: waymark users create).")
     var registration: Registration = .open
+    @Option(name: .long, help: ArgumentHelp("A TLE file of navigation satellites' orbits for the /sky page (CelesTrak's GNSS group: https://celestrak.org/NORAD/elements/gp.php?GROUP=gnss&FORMAT=tle); repeat for more (default: none, /sky has no data).", valueName: "file"), completion: .file())
+    var tle: [String] = []
     /// For make bench only: an unsigned endpoint that stores each request body with one INSERT.
     @Flag(name: .long, help: .hidden) var benchFloor = false
 
@@ -58,6 +60,9 @@ struct Serve: AsyncParsableCommand {
             configuration.vaults = try vaultURL.map(Self.vault)
         }
         configuration.web = try webLocation()
+        if !tle.isEmpty {
+            configuration.orbitData = try Self.orbitData(tle)
+        }
         if let web = configuration.web {
             print("Waymark is at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (web app from \(web.folder.path))")
         } else {
@@ -76,6 +81,36 @@ struct Serve: AsyncParsableCommand {
             tiles.attribution = "Map tiles: \(host)"
         }
         return tiles
+    }
+
+    /// The orbit data of the --tle files; a file that cannot be used stops the server, naming it.
+    private static func orbitData(_ paths: [String]) throws -> OrbitData {
+        do {
+            return try OrbitData.load(paths.map { URL(fileURLWithPath: $0) })
+        } catch {
+            Terminal.printError("error: --tle \(error.path ?? ""): \(Self.words(error)) — the server did not start.")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Why a --tle file cannot be used, for the terminal.
+    private static func words(_ error: OrbitDataError) -> String {
+        switch error {
+        case .noFiles:
+            "no file given"
+        case let .unreadable(_, reason):
+            "cannot be read (\(reason))"
+        case .notText:
+            "is not a text file of two-line element sets (download one from CelesTrak, e.g. https://celestrak.org/NORAD/elements/gp.php?GROUP=gnss&FORMAT=tle)"
+        case .empty:
+            "is empty (download it again from CelesTrak, e.g. https://celestrak.org/NORAD/elements/gp.php?GROUP=gnss&FORMAT=tle)"
+        case let .noUsableSet(_, broken, others, firstError):
+            if others > 0 && broken == 0 {
+                "holds no GPS, Galileo, GLONASS or BeiDou satellite, only \(others) other\(others == 1 ? "" : "s")"
+            } else {
+                "holds no usable element set: \(broken) broken\(firstError.map { ", the first at \($0)" } ?? "")"
+            }
+        }
     }
 
     /// A vault from --vault-url: an http(s) URL.

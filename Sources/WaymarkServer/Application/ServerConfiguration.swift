@@ -33,6 +33,10 @@ public struct ServerConfiguration: Sendable {
     /// http(s) URL without a trailing slash (see ``VaultURL``).
     public var vaults: [VaultURL] = [.dataVaultEU]
 
+    /// The navigation satellites' orbits for `GET /api/v1/sky` and the `/sky` page (`waymark serve --tle`),
+    /// or `nil`: the server ships no orbit data, and the endpoint answers 404 `no_orbit_data`.
+    public var orbitData: OrbitData?
+
     /// The vaults' origins, each once, for the Content-Security-Policy's `connect-src` and `frame-src`.
     public var vaultOrigins: [String] {
         var origins: [String] = []

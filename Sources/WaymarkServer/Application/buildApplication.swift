@@ -61,12 +61,21 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
         Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: #"{"status":"ok"}"#))
     }
     let webConfig = WebAppConfig(tiles: configuration.tiles, terrainTiles: configuration.terrainTiles, satelliteTiles: configuration.satelliteTiles,
-                                 vaults: configuration.vaults.map(\.url))
+                                 vaults: configuration.vaults.map(\.url), sky: configuration.orbitData != nil)
     app.get("api", "v1", "config") { _ in
         try Response.json(webConfig)
     }
     app.get("openapi.yaml") { _ in
         Response(status: .ok, headers: ["Content-Type": "application/yaml; charset=utf-8"], body: .init(string: OpenAPIDocument.yaml))
+    }
+
+    if let orbits = configuration.orbitData {
+        app.logger.log(level: orbits.brokenEntries > 0 ? .warning : .notice, "orbit data loaded", metadata: [
+            "satellites": "\(orbits.catalogue.satellites.count)",
+            "files": "\(orbits.files.count)",
+            "brokenEntriesSkipped": "\(orbits.brokenEntries)",
+            "otherSatellitesLeftOut": "\(orbits.files.reduce(0) { $0 + $1.otherSatellites })",
+        ])
     }
 
     // Routes: signed requests (DESIGN §3.3).
@@ -87,6 +96,9 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     // The /vault page's QR sign-in from a photo (§3.11): no account, nothing stored.
     QRDecodeController(media: media).register(on: app.routes)
 
+    // The /sky page's satellites (#15): no account, nothing stored.
+    SkyController(orbits: configuration.orbitData, clock: clock).register(on: app.routes)
+
     if configuration.benchFloor {
         try await BenchFloor.register(on: app)
     }
@@ -101,6 +113,8 @@ struct WebAppConfig: Encodable {
     var terrainTiles: MapTiles?
     var satelliteTiles: MapTiles?
     var vaults: [String]
+    /// Whether the server has orbit data for `/api/v1/sky` (`--tle`).
+    var sky: Bool
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -108,9 +122,10 @@ struct WebAppConfig: Encodable {
         try container.encode(terrainTiles, forKey: .terrainTiles)
         try container.encode(satelliteTiles, forKey: .satelliteTiles)
         try container.encode(vaults, forKey: .vaults)
+        try container.encode(sky, forKey: .sky)
     }
 
-    private enum CodingKeys: String, CodingKey { case tiles, terrainTiles, satelliteTiles, vaults }
+    private enum CodingKeys: String, CodingKey { case tiles, terrainTiles, satelliteTiles, vaults, sky }
 }
 
 /// Purges expired request nonces and sessions at start and every minute while the server

@@ -370,7 +370,7 @@ paths:
             application/json:
               schema:
                 type: object
-                required: [tiles, terrainTiles, satelliteTiles, vaults]
+                required: [tiles, terrainTiles, satelliteTiles, vaults, sky]
                 properties:
                   tiles:
                     $ref: "#/components/schemas/MapTiles"
@@ -386,6 +386,7 @@ paths:
                     type: array
                     minItems: 1
                     items: {type: string, format: uri, pattern: "^https?://[^/]+(/.*[^/])?$"}
+                  sky: {type: boolean, description: "Whether the server has orbit data for /api/v1/sky (waymark serve --tle)."}
   /api/v1/qr/decode:
     post:
       operationId: decodeQRCodes
@@ -449,6 +450,67 @@ paths:
             application/json:
               schema:
                 $ref: "#/components/schemas/Error"
+  /api/v1/sky:
+    get:
+      operationId: sky
+      summary: "The GPS, Galileo, GLONASS and BeiDou satellites above a place at a time, from the orbit data (TLE files) the server was started with; no account needed, nothing stored."
+      description: |
+        Positions come from SGP4 on the element sets of `waymark serve --tle FILE`; they get less
+        accurate the further the time lies from the sets' epochs (epochAgeDays).
+      security: []
+      parameters:
+        - {name: latitude, in: query, required: true, schema: {type: number, minimum: -90, maximum: 90}}
+        - {name: longitude, in: query, required: true, schema: {type: number, minimum: -180, maximum: 180}}
+        - {name: altitude, in: query, required: false, description: "Metres above the WGS-84 ellipsoid (default 0).", schema: {type: number, minimum: -500, maximum: 10000}}
+        - {name: time, in: query, required: false, description: "ISO 8601 with its zone, 1957 to 2100 (default: now).", schema: {type: string, format: date-time}}
+        - {name: constellation, in: query, required: false, description: "Default all.", schema: {type: string, enum: [gps, galileo, glonass, beidou, all]}}
+      responses:
+        "200":
+          description: "Every satellite of the chosen constellation(s) above the horizon, highest first; those that cannot be propagated to the time are left out."
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [time, elements, satellites]
+                additionalProperties: false
+                properties:
+                  time: {type: string, format: date-time, description: The instant shown, in UTC.}
+                  elements:
+                    type: object
+                    description: "The server's element sets of the chosen constellation(s): how many, and their oldest and newest epochs (null when there are none)."
+                    required: [satellites, oldestEpoch, newestEpoch]
+                    additionalProperties: false
+                    properties:
+                      satellites: {type: integer, minimum: 0}
+                      oldestEpoch: {type: ["string", "null"], format: date-time}
+                      newestEpoch: {type: ["string", "null"], format: date-time}
+                  satellites:
+                    type: array
+                    items:
+                      type: object
+                      required: [name, catalogNumber, constellation, azimuth, elevation, epochAgeDays]
+                      additionalProperties: false
+                      properties:
+                        name: {type: string}
+                        catalogNumber: {type: integer, minimum: 0}
+                        constellation: {type: string, enum: [gps, galileo, glonass, beidou]}
+                        azimuth: {type: number, minimum: 0, exclusiveMaximum: 360, description: Degrees clockwise from true north.}
+                        elevation: {type: number, exclusiveMinimum: 0, maximum: 90, description: Degrees above the horizon.}
+                        epochAgeDays: {type: number, minimum: 0, description: "Days between the time and the element set's epoch."}
+        "400":
+          description: "A parameter is missing, malformed or out of range (invalid_query; the reason names it)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "404":
+          description: "The server was started without orbit data (no_orbit_data): start it with --tle FILE."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "500":
+          $ref: "#/components/responses/InternalError"
   /api/v1/photos/clusters/{z}/{x}/{y}:
     get:
       operationId: photoClusters
