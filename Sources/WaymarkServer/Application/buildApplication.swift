@@ -70,12 +70,17 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     }
 
     if let orbits = configuration.orbitData {
-        app.logger.log(level: orbits.brokenEntries > 0 ? .warning : .notice, "orbit data loaded", metadata: [
+        // One line at start; a warning when broken entries were skipped, naming their files.
+        var metadata: Logger.Metadata = [
             "satellites": "\(orbits.catalogue.satellites.count)",
             "files": "\(orbits.files.count)",
             "brokenEntriesSkipped": "\(orbits.brokenEntries)",
             "otherSatellitesLeftOut": "\(orbits.files.reduce(0) { $0 + $1.otherSatellites })",
-        ])
+        ]
+        if orbits.brokenEntries > 0 {
+            metadata["brokenEntriesIn"] = "\(orbits.files.filter { $0.brokenEntries > 0 }.map { "\($0.path) (\($0.brokenEntries))" }.joined(separator: ", "))"
+        }
+        app.logger.log(level: orbits.brokenEntries > 0 ? .warning : .notice, "orbit data loaded", metadata: metadata)
     }
 
     // Routes: signed requests (DESIGN §3.3).
