@@ -53,9 +53,9 @@ export function plotPoint(azimuth, elevation, { cx, cy, radius }) {
   return { x: cx + r * Math.sin(angle), y: cy - r * Math.cos(angle) };
 }
 
-/** The label's font size in plot units, and the width of one of its characters (bold, about 0.62 em). */
+/** The label's font size in plot units, and the width of one of its characters (bold capitals and digits, about 0.74 em). */
 export const LABEL_SIZE = 8;
-const CHAR_WIDTH = 0.62 * LABEL_SIZE;
+const CHAR_WIDTH = 0.74 * LABEL_SIZE;
 const DOT_BOX = 5;
 
 /**
@@ -71,7 +71,7 @@ function overlap(a, b) {
 }
 
 /**
- * Where each dot's label goes: right of the dot if there is room, else left, above or below,
+ * Where each dot's label goes: right of the dot if there is room, else left, above, below or at a corner,
  * whichever covers the fewest labels already placed and dots (in the order given, so the first
  * satellites, the highest, get the best places) and stays inside `bounds`.
  * `x`, `y` are the text's anchor point (SVG `text-anchor`, baseline); `box` the room it takes.
@@ -94,6 +94,11 @@ export function placeLabels(dots, bounds, obstacles = []) {
       { x: x - 6, y: y + baseline, anchor: 'end', box: { left: x - 6 - width, top: y - half, right: x - 6, bottom: y + half } },
       { x, y: y - 5 - half + baseline, anchor: 'middle', box: { left: x - width / 2, top: y - 5 - 2 * half, right: x + width / 2, bottom: y - 5 } },
       { x, y: y + 5 + half + baseline, anchor: 'middle', box: { left: x - width / 2, top: y + 5, right: x + width / 2, bottom: y + 5 + 2 * half } },
+      // The corners: up or down by a label's height, beside the dot.
+      ...[-1, 1].flatMap((up) => [
+        { x: x + 4, y: y + up * 2 * half + baseline, anchor: /** @type {const} */ ('start'), box: { left: x + 4, top: y + up * 2 * half - half, right: x + 4 + width, bottom: y + up * 2 * half + half } },
+        { x: x - 4, y: y + up * 2 * half + baseline, anchor: /** @type {const} */ ('end'), box: { left: x - 4 - width, top: y + up * 2 * half - half, right: x - 4, bottom: y + up * 2 * half + half } },
+      ]),
     ];
     let best = candidates[0];
     let bestCost = Infinity;

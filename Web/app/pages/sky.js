@@ -136,7 +136,7 @@ export function render(root) {
   root.replaceChildren(
     el('h1', {}, t('sky.title')),
     el('p', { class: 'lead' }, t('sky.lead')),
-    choices, message, where, figure, table);
+    choices, message, figure, where, table);
 
   /** @param {string} text @param {'hint' | 'warning' | 'form-error'} kind @param {HTMLElement | null} [action] */
   const say = (text, kind, action = null) => message.append(el('p', { class: kind }, text), action ?? '');
@@ -188,6 +188,7 @@ export function render(root) {
 
   function noData() {
     hideResults();
+    choices.hidden = true;
     message.replaceChildren();
     say(t('sky.noData'), 'form-error');
   }
