@@ -98,6 +98,10 @@ struct Serve: AsyncParsableCommand {
         switch error {
         case .noFiles:
             "no file given"
+        case .missing:
+            "no such file"
+        case .notAFile:
+            "is a folder; give the TLE files in it one by one"
         case let .unreadable(_, reason):
             "cannot be read (\(reason))"
         case .notText:

@@ -59,6 +59,9 @@ public struct OrbitData: Sendable {
         var summaries: [FileSummary] = []
         for url in files {
             let path = url.path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw .missing(path: path) }
+            guard !isFolder.boolValue else { throw .notAFile(path: path) }
             let data: Data
             do {
                 data = try Data(contentsOf: url)
@@ -100,7 +103,11 @@ public struct OrbitData: Sendable {
 public enum OrbitDataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No file was given.
     case noFiles
-    /// The file could not be opened or read.
+    /// There is no file at the path.
+    case missing(path: String)
+    /// The path is a folder.
+    case notAFile(path: String)
+    /// The file could not be opened or read (e.g. no permission).
     case unreadable(path: String, reason: String)
     /// The file is not UTF-8 text.
     case notText(path: String)
@@ -113,7 +120,7 @@ public enum OrbitDataError: Error, Sendable, Equatable, CustomStringConvertible 
     public var path: String? {
         switch self {
         case .noFiles: nil
-        case let .unreadable(path, _), let .notText(path), let .empty(path), let .noUsableSet(path, _, _, _): path
+        case let .missing(path), let .notAFile(path), let .unreadable(path, _), let .notText(path), let .empty(path), let .noUsableSet(path, _, _, _): path
         }
     }
 
@@ -121,6 +128,10 @@ public enum OrbitDataError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .noFiles:
             "no TLE file was given"
+        case let .missing(path):
+            "\(path) does not exist"
+        case let .notAFile(path):
+            "\(path) is a folder, not a TLE file"
         case let .unreadable(path, reason):
             "\(path) cannot be read: \(reason)"
         case let .notText(path):
