@@ -146,6 +146,8 @@ struct SkyTests {
             #expect(noon.satellites.map(\.catalogNumber) != implicit.satellites.map(\.catalogNumber), "18 hours later the sky has changed")
             let offset = try await Self.sky(server, "\(Self.place)&time=2022-02-03T13:00:00%2B01:00").decode(SkyView.self)
             #expect(offset == noon)
+            let west = try await Self.sky(server, "\(Self.place)&time=2022-02-03T06:30:00-05:30").decode(SkyView.self)
+            #expect(west == noon)
         }
     }
 
