@@ -36,7 +36,10 @@ struct SkyController: Sendable {
             throw APIError(.notFound, "no_orbit_data",
                            "This server has no orbit data: start the server with --tle FILE (e.g. CelesTrak's GNSS group, https://celestrak.org/NORAD/elements/gp.php?GROUP=gnss&FORMAT=tle).")
         }
-        let view = Self.view(orbits, query)
+        // Propagating every satellite (SGP4's deep-space integration steps half a day at a time from
+        // each set's epoch) takes milliseconds, up to a tenth of a second in a debug build: not on
+        // the event loop.
+        let view = try await request.application.threadPool.runIfActive { Self.view(orbits, query) }
         if view.failures > 0 {
             request.logger.debug("satellites left out of the sky map", metadata: ["unpropagated": "\(view.failures)"])
         }
