@@ -364,15 +364,26 @@ def phone(phone_for):
     return phone_for("en-US")
 
 
-WAIT_FOR_SERVICE_WORKER = """async () => {
+# page.evaluate has no time limit of its own: a worker whose install fails (a shell file the
+# server does not answer) would hold the test, and the whole run, forever.
+WAIT_FOR_SERVICE_WORKER = """async (seconds) => {
+  const controlled = new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true), { once: true }));
   if (!navigator.serviceWorker.controller) {
-    await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    const late = new Promise((resolve) => setTimeout(() => resolve(false), seconds * 1000));
+    if (!(await Promise.race([controlled, late])) && !navigator.serviceWorker.controller) {
+      const registration = await navigator.serviceWorker.getRegistration();
+      const worker = registration && (registration.installing || registration.waiting || registration.active);
+      return { error: `no service worker controls the page after ${seconds} s (registered: ${registration ? 'yes' : 'no'}, worker: ${worker ? worker.state : 'none'})` };
+    }
   }
-  return navigator.serviceWorker.controller.scriptURL;
+  return { url: navigator.serviceWorker.controller.scriptURL };
 }"""
 
 
-def wait_for_service_worker(page):
+def wait_for_service_worker(page, seconds=60):
     """Waits until the service worker controls the page (page.evaluate works under the CSP;
-    wait_for_function would need eval) and returns its script URL."""
-    return page.evaluate(WAIT_FOR_SERVICE_WORKER)
+    wait_for_function would need eval) and returns its script URL; fails after `seconds`."""
+    answer = page.evaluate(WAIT_FOR_SERVICE_WORKER, seconds)
+    if "error" in answer:
+        pytest.fail(answer["error"], pytrace=False)
+    return answer["url"]
