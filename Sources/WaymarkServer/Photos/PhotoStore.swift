@@ -1,4 +1,5 @@
 import Fluent
+import FluentPostgresDriver
 import Foundation
 import SQLKit
 import WaymarkCore
@@ -215,13 +216,25 @@ struct SQLPhotoStore: PhotoStore {
             skip = " AND (p.place <-> \(point)) >= \(bind: 0.99 * cursor.distance - 0.001)"
         }
         var limit = query.limit + 1 + query.limit / 4 + 2
+        var exactOrder = false
         while true {
-            let rows = try await sql.raw("""
-                SELECT \(Self.selected), ST_Distance(p.place, \(point)) AS distance \
-                FROM \(ident: CreatePhotos.table) p \
-                WHERE ST_DWithin(p.place, \(point), \(bind: query.radius)) AND \(Visible(viewer: query.viewer).condition)\(Self.timeCondition(query))\(skip) \
-                ORDER BY p.place <-> \(point) LIMIT \(bind: limit)
-                """).all()
+            let order: SQLQueryString = exactOrder ? "distance" : "p.place <-> \(point)"
+            let rows: [any SQLRow]
+            do {
+                rows = try await sql.raw("""
+                    SELECT \(Self.selected), ST_Distance(p.place, \(point)) AS distance \
+                    FROM \(ident: CreatePhotos.table) p \
+                    WHERE ST_DWithin(p.place, \(point), \(bind: query.radius)) AND \(Visible(viewer: query.viewer).condition)\(Self.timeCondition(query))\(skip) \
+                    ORDER BY \(order) LIMIT \(bind: limit)
+                    """).all()
+            } catch where !exactOrder && Self.isKNNOrderFailure(error) {
+                // PostGIS's KNN scan on geography can stop with "index returned tuples in wrong
+                // order" when rounding makes an index bound exceed a row's distance (schemathesis
+                // found it with a photo at longitude −1.8e−67 among many at 0°, 0°). The exact
+                // spheroid order is at least as good for the stopping rule below, only slower.
+                exactOrder = true
+                continue
+            }
             let read = try rows.map(Self.nearbyPhoto(from:))
             let rest = query.rest(of: read.filter { $0.distance <= query.radius })
             if rows.count < limit { return (Array(rest.prefix(query.limit)), rest.count > query.limit) }
@@ -230,6 +243,12 @@ struct SQLPhotoStore: PhotoStore {
             }
             limit *= 4
         }
+    }
+
+    /// Whether PostgreSQL stopped a KNN index scan because the index's distances were out of order.
+    static func isKNNOrderFailure(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, let message = error.serverInfo?[.message] else { return false }
+        return message.contains("index returned tuples in wrong order")
     }
 
     /// A row of PostgreSQL's searches: the photo and its `distance` column (PostGIS's spheroid).
