@@ -30,9 +30,7 @@ struct ServeEndToEndTests {
         }
 
         func stop() {
-            kill(process.processIdentifier, SIGTERM)
-            var status: Int32 = 0
-            _ = waitpid(process.processIdentifier, &status, 0)
+            process.stop(SIGTERM, grace: 30)
         }
     }
 

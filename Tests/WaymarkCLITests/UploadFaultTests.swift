@@ -47,9 +47,7 @@ struct UploadFaultTests {
         /// Sends `signal` and reaps the process.
         func stop(_ signal: Int32) {
             guard let process = lock.withLock({ self.process.take() }) else { return }
-            kill(process.processIdentifier, signal)
-            var status: Int32 = 0
-            _ = waitpid(process.processIdentifier, &status, 0)
+            process.stop(signal, grace: 30)
             if signal == SIGKILL { lock.withLock { kills += 1 } }
         }
 

@@ -44,11 +44,7 @@ public final class ScriptedServer {
     }
 
     deinit {
-        // Process.waitUntilExit spins a run loop, which an async test's thread does not serve.
-        let pid = process.processIdentifier
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
+        process.stop(SIGKILL)
         try? FileManager.default.removeItem(at: log)
     }
 }

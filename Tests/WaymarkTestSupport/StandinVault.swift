@@ -49,19 +49,7 @@ public final class StandinVault: @unchecked Sendable {
     }
 
     deinit {
-        // Process.waitUntilExit spins a run loop, which an async test's thread does not serve: poll waitpid.
-        let pid = process.processIdentifier
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        var reaped = false
-        for _ in 0..<200 {
-            if waitpid(pid, &status, WNOHANG) == pid { reaped = true; break }
-            usleep(10_000)
-        }
-        if !reaped {
-            kill(pid, SIGKILL)
-            _ = waitpid(pid, &status, 0)
-        }
+        process.stop(SIGTERM, grace: 2)
         try? FileManager.default.removeItem(at: state)
     }
 

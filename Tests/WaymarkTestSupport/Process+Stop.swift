@@ -1,0 +1,37 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Stopping a child that Foundation started, without ever calling `waitpid` on it ourselves.
+///
+/// On Linux, Foundation's own manager thread reaps every `Process` with `waitpid`. If a test
+/// reaps it first, Foundation's `waitpid` fails, and the child's number is free again: with
+/// `pid_max` at 32768 and a test run starting thousands of processes, it soon belongs to another
+/// child. A later `kill` or `waitpid` on the old number then hits that child — in CI a
+/// `waymark routes export` was killed that way and Foundation, its status taken from it,
+/// reported exit 0. So: only signal a process Foundation still reports as running, and wait by
+/// polling `isRunning`, which works on any thread, an async test's included.
+extension Process {
+    /// Sends `signal` if it is still running, waits up to `grace` seconds, then SIGKILL and waits again.
+    public func stop(_ signal: Int32 = SIGTERM, grace: TimeInterval = 5) {
+        guard isRunning else { return }
+        kill(processIdentifier, signal)
+        if waitForExit(within: grace) { return }
+        if isRunning { kill(processIdentifier, SIGKILL) }
+        _ = waitForExit(within: 60)
+    }
+
+    /// Polls until Foundation has reaped it; false if it still runs after `seconds`.
+    @discardableResult
+    public func waitForExit(within seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning {
+            if Date() >= deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+}
