@@ -78,7 +78,7 @@ public struct PlatformClient: Sendable {
         return try WaymarkClientError.decode(PhotoDTO.self, bytes, status: status)
     }
 
-    private func send(_ method: HTTPMethod, _ path: String, body: ByteBuffer, contentType: String, extra: [(String, String)]) async throws -> (Int, Data) {
+    func send(_ method: HTTPMethod, _ path: String, body: ByteBuffer, contentType: String, extra: [(String, String)]) async throws -> (Int, Data) {
         let base = serverURL.absoluteString.hasSuffix("/") ? String(serverURL.absoluteString.dropLast()) : serverURL.absoluteString
         var attempt = 0
         while true {

@@ -96,7 +96,16 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
 
     // Photos and places (§3.6, §3.7): browsing needs no account.
     let uploader = PhotoUploader(photos: stores.photos, blobs: blobs, media: media, clock: clock, locks: BlobLocks())
-    PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader).register(on: sessions)
+    let photos = PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader)
+    photos.register(on: sessions)
+
+    // Receipts, field inspection (§3.10) and rephotography (§3.9), each in its own folder.
+    let areas = AreaContext(app: app, configuration: configuration, clock: clock, sessions: sessions, signedIn: signedIn,
+                            stores: stores, blobs: blobs, media: media, photos: photos)
+    try await ReceiptArea.register(areas)
+    try await TaskArea.register(areas)
+    try await FieldPathArea.register(areas)
+    try await SceneArea.register(areas)
 
     // The /vault page's QR sign-in from a photo (§3.11): no account, nothing stored.
     QRDecodeController(media: media).register(on: app.routes)

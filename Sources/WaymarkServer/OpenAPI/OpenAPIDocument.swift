@@ -856,7 +856,7 @@ paths:
           $ref: "#/components/responses/PayloadTooLarge"
         "500":
           $ref: "#/components/responses/InternalError"
-components:
+\#(TaskAPIDocument.paths)\#(FieldPathAPIDocument.paths)\#(ReceiptAPIDocument.paths)\#(SceneAPIDocument.paths)components:
   securitySchemes:
     bearer:
       type: http
@@ -1140,7 +1140,7 @@ components:
         reason:
           type: string
           description: What happened and what to do, for people.
-  responses:
+\#(TaskAPIDocument.schemas)\#(FieldPathAPIDocument.schemas)\#(ReceiptAPIDocument.schemas)\#(SceneAPIDocument.schemas)  responses:
     Session:
       description: Signed in; the token is also set as the waymark_session cookie (HttpOnly, SameSite=Lax).
       headers:

@@ -26,6 +26,16 @@ struct PhotoEdit: Decodable, Sendable {
 extension PhotoController {
     @Sendable func upload(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self)
+        return try await created(try await acceptUpload(request, fields: { fields, _ in fields }), viewer: user.account.id)
+    }
+
+    /// Reads, checks and stores the photo of a signed-in user's multipart upload (§3.6), and
+    /// returns it; a retry under a used `Idempotency-Key` returns the photo stored the first time.
+    /// Other areas that take photos (task evidence, scenes) call this with their own extra checks:
+    /// `fields` gets the form's text fields as parsed and as sent, and may refuse them (throwing
+    /// an ``APIError`` or an ``UploadProblem``) or add to them; nothing is stored before it returns.
+    func acceptUpload(_ request: Request, fields extra: (PhotoFields, [String: String]) throws -> PhotoFields) async throws -> Photo {
+        let user = try request.auth.require(SignedInUser.self)
         let key = try Self.idempotencyKey(request)
         let earlier = if let key { try await photos.photo(owner: user.account.id, idempotencyKey: key) } else { Photo?.none }
         let temporary = try blobs.makeTemporaryFile()
@@ -40,15 +50,15 @@ extension PhotoController {
             guard file.bytes > 0 else { throw Self.error(.notAnImage) }
             let fields: PhotoFields
             do {
-                fields = try PhotoFields(upload.fields)
-            } catch {
-                throw Self.error(error)
+                fields = try extra(try PhotoFields(upload.fields), upload.fields)
+            } catch let problem as UploadProblem {
+                throw Self.error(problem)
             }
             if let earlier {
                 // A retry: the photo was stored. The request is checked as the first one was (a
                 // malformed one is refused, not answered with the photo), then answered again.
                 try? FileManager.default.removeItem(at: temporary)
-                return try await created(earlier, viewer: user.account.id)
+                return earlier
             }
             var photo: Photo
             do {
@@ -60,14 +70,14 @@ extension PhotoController {
             if let key, let first = try await photos.photo(owner: user.account.id, idempotencyKey: key), first.id != photo.id {
                 photo = first
             }
-            return try await created(photo, viewer: user.account.id)
+            return photo
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }
     }
 
-    private func created(_ photo: Photo, viewer: UUID) async throws -> Response {
+    func created(_ photo: Photo, viewer: UUID) async throws -> Response {
         var owners = OwnerCache(accounts: accounts)
         let response = try Response.json(try await owners.dto(photo, distance: nil, viewer: viewer), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/photos/\(photo.id.uuidString.lowercased())")

@@ -9,6 +9,7 @@ extension Application {
     static var waymarkMigrations: [any Migration] {
         [CreateWaymarkSchema(), ReplaceSignatureStoreWithNonces(), CreateAccounts(), AddOwnerToConsumers(), CreatePhotos(),
          IndexPhotosByTime(), IndexPhotosByPlaceAndTime()]
+            + ReceiptArea.migrations + TaskArea.migrations + FieldPathArea.migrations + SceneArea.migrations
     }
 
     /// Points Fluent at SQLite in the data folder, or at PostgreSQL when a database URL is given,
