@@ -4,8 +4,11 @@ import Vapor
 /// Tasks of field inspection (DESIGN §3.10): officers hand them out, users fill and send them.
 enum TaskArea {
     /// This area's migrations, in order; they run after every earlier one of the schema.
-    static var migrations: [any Migration] { [] }
+    static var migrations: [any Migration] { [CreateTasks()] }
 
-    /// Registers this area's routes.
-    static func register(_ context: AreaContext) async throws {}
+    /// Registers this area's routes (every one needs a signed-in account).
+    static func register(_ context: AreaContext) async throws {
+        let tasks = SQLTaskStore(database: context.database, clock: context.clock)
+        TaskController(tasks: tasks, accounts: context.stores.accounts, photos: context.photos).register(on: context.signedIn)
+    }
 }
