@@ -1,0 +1,48 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WaymarkAPI
+
+/// Field-inspection tasks (DESIGN §3.10), as an officer hands them out, lists and returns them.
+extension PlatformClient {
+    /// Hands a task to a user (officers and admins).
+    public func createTask(_ task: NewTaskRequest) async throws -> TaskDTO {
+        try await json(.POST, "/api/v1/tasks", body: task, expecting: 201)
+    }
+
+    /// The tasks this account may see (a user's own; an officer's all), newest first.
+    public func tasks(status: TaskStatus? = nil, assignee: String? = nil) async throws -> [TaskDTO] {
+        var query = URLComponents()
+        query.queryItems = [status.map { URLQueryItem(name: "status", value: $0.rawValue) },
+                            assignee.map { URLQueryItem(name: "assignee", value: $0) }].compactMap { $0 }
+        let suffix = query.queryItems?.isEmpty == false ? "?" + (query.percentEncodedQuery ?? "") : ""
+        let page: Page<TaskDTO> = try await json(.GET, "/api/v1/tasks" + suffix, body: Optional<String>.none, expecting: 200)
+        return page.items
+    }
+
+    /// One task with its photos.
+    public func task(id: UUID) async throws -> TaskDTO {
+        try await json(.GET, "/api/v1/tasks/\(id.uuidString.lowercased())", body: Optional<String>.none, expecting: 200)
+    }
+
+    /// Sends a sent task back to its user with the reason (officers and admins).
+    public func returnTask(id: UUID, reason: String) async throws -> TaskDTO {
+        try await json(.POST, "/api/v1/tasks/\(id.uuidString.lowercased())/return", body: TaskReturnRequest(reason: reason), expecting: 200)
+    }
+
+    /// Every change of a task's status, oldest first.
+    public func taskHistory(id: UUID) async throws -> [TaskHistoryEntryDTO] {
+        let page: Page<TaskHistoryEntryDTO> = try await json(.GET, "/api/v1/tasks/\(id.uuidString.lowercased())/history",
+                                                             body: Optional<String>.none, expecting: 200)
+        return page.items
+    }
+
+    /// Sends `body` as JSON (none when `nil`) and decodes the answer of status `expecting`;
+    /// any other answer is a ``WaymarkClientError``.
+    private func json<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Body?, expecting: Int) async throws -> Answer {
+        let bytes = try body.map { ByteBuffer(bytes: try JSONEncoder().encode($0)) } ?? ByteBuffer()
+        let (status, data) = try await send(method, path, body: bytes, contentType: "application/json", extra: [])
+        guard status == expecting else { throw WaymarkClientError.from(status: status, body: data) }
+        return try WaymarkClientError.decode(Answer.self, data, status: status)
+    }
+}
