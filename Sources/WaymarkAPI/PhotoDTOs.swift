@@ -39,6 +39,20 @@ public struct PhotoDTO: Codable, Sendable, Equatable {
         }
     }
 
+    /// An inspection photo's centroid (DESIGN §3.10): the centre of the convex hull of the
+    /// phone's last `samples` fixes.
+    public struct Centroid: Codable, Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+        public var samples: Int
+
+        public init(latitude: Double, longitude: Double, samples: Int) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.samples = samples
+        }
+    }
+
     public var id: UUID
     public var owner: Owner
     public var title: String
@@ -60,6 +74,8 @@ public struct PhotoDTO: Codable, Sendable, Equatable {
     public var visibility: String
     public var urls: URLs
     public var distance: Double?
+    /// Only when the photo has one.
+    public var centroid: Centroid?
 
     // Ids in lowercase, as in the URLs and the map's GeoJSON.
     public func encode(to encoder: any Encoder) throws {
@@ -83,16 +99,17 @@ public struct PhotoDTO: Codable, Sendable, Equatable {
         try container.encode(visibility, forKey: .visibility)
         try container.encode(urls, forKey: .urls)
         try container.encodeIfPresent(distance, forKey: .distance)
+        try container.encodeIfPresent(centroid, forKey: .centroid)
     }
 
     enum CodingKeys: String, CodingKey {
         case id, owner, title, capturedAt, uploadedAt, latitude, longitude, altitude, accuracy, azimuth, tilt, width, height, bytes, mime,
-             sha256, visibility, urls, distance
+             sha256, visibility, urls, distance, centroid
     }
 
     public init(id: UUID, owner: Owner, title: String, capturedAt: Double, uploadedAt: Double, latitude: Double?, longitude: Double?,
                 altitude: Double?, accuracy: Double?, azimuth: Double?, tilt: Double?, width: Int, height: Int, bytes: Int, mime: String,
-                sha256: String, visibility: String, urls: URLs, distance: Double?) {
+                sha256: String, visibility: String, urls: URLs, distance: Double?, centroid: Centroid? = nil) {
         self.id = id
         self.owner = owner
         self.title = title
@@ -112,5 +129,6 @@ public struct PhotoDTO: Codable, Sendable, Equatable {
         self.visibility = visibility
         self.urls = urls
         self.distance = distance
+        self.centroid = centroid
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WaymarkCore
 
 /// Who may see a photo: everyone (`public`, the default) or only its owner.
 enum Visibility: String, Sendable, Codable {
@@ -36,6 +37,24 @@ struct Photo: Sendable, Equatable {
     var visibility: Visibility
     /// The `Idempotency-Key` it was uploaded with: a retry with the same key answers this photo.
     var idempotencyKey: String? = nil
+    /// The centre of the convex hull of the phone's last fixes (DESIGN §3.10), when it sent one.
+    var centroid: PhotoCentroid? = nil
+    /// The server's signed receipt (§3.10), made for a new photo before it is stored and stored
+    /// with it. Reads leave it out; ``PhotoStore/receipt(of:)`` reads it.
+    var receipt: PhotoReceipt? = nil
+}
+
+/// An inspection photo's centroid: the centre of the convex hull of the last `samples` fixes,
+/// computed on the phone (DESIGN §3.10).
+struct PhotoCentroid: Sendable, Equatable {
+    /// Degrees, WGS-84, −90…90.
+    var latitude: Double
+    /// Degrees, WGS-84, −180…180.
+    var longitude: Double
+    /// How many fixes, 1…``PhotoCentroid/maxSamples``.
+    var samples: Int
+
+    static let maxSamples = 1_000
 }
 
 /// A nearby search (DESIGN §3.7).

@@ -158,7 +158,8 @@ struct OwnerCache {
             visibility: photo.visibility.rawValue,
             urls: PhotoDTO.URLs(thumb: base + "/image/thumb", medium: base + "/image/medium", large: base + "/image/large",
                                 original: photo.ownerID == viewer ? base + "/original" : nil),
-            distance: distance
+            distance: distance,
+            centroid: photo.centroid.map { PhotoDTO.Centroid(latitude: $0.latitude, longitude: $0.longitude, samples: $0.samples) }
         )
     }
 }

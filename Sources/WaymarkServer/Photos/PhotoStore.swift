@@ -6,7 +6,7 @@ import WaymarkCore
 
 /// Where photos and their places live.
 protocol PhotoStore: Sendable {
-    /// Stores photos (one, or a bulk load) with their places, in one transaction.
+    /// Stores photos (one, or a bulk load) with their places, centroids and receipts, in one transaction.
     func insert(_ photos: [Photo]) async throws
     func photo(id: UUID) async throws -> Photo?
     /// The photo an owner uploaded with an `Idempotency-Key`.
@@ -23,6 +23,13 @@ protocol PhotoStore: Sendable {
     func markers(of tile: MapTile, viewer: UUID?) async throws -> [PhotoClusters.Marker]
     /// One page of the photos within a radius that the viewer may see, in the query's order.
     func nearby(_ query: NearbyQuery) async throws -> (items: [NearbyPhoto], more: Bool)
+    /// The signed receipt stored with a photo; `nil` for a photo stored before receipts (or none such).
+    func receipt(of photoID: UUID) async throws -> PhotoReceipt?
+}
+
+extension PhotoStore {
+    /// A store that keeps no receipts.
+    func receipt(of photoID: UUID) async throws -> PhotoReceipt? { nil }
 }
 
 /// ``PhotoStore`` on the server's database: SQLite with an R*Tree, PostgreSQL with PostGIS.
@@ -38,8 +45,17 @@ struct SQLPhotoStore: PhotoStore {
     static let columns = ["id", "owner_id", "title", "captured_at", "uploaded_at", "latitude", "longitude", "altitude", "accuracy",
                           "azimuth", "tilt", "width", "height", "bytes", "mime", "sha256", "visibility", "idempotency_key"]
 
-    /// The columns of ``columns`` as read from the photos table `p`.
-    private static let selected = SQLQueryString(columns.map { "p.\($0)" }.joined(separator: ", "))
+    /// Columns added since (``AddPhotoReceipts``): the centroid. Kept apart from ``columns``,
+    /// which the migrations before them read and write.
+    static let centroidColumns = ["centroid_latitude", "centroid_longitude", "centroid_samples"]
+    /// The receipt's columns, written with a new photo and read only by ``receipt(of:)``.
+    static let receiptColumns = ["receipt_metadata", "receipt_sha256_metadata", "receipt_received_at", "receipt_signature", "receipt_public_key"]
+
+    /// What a read of a photo selects.
+    static let readColumns = columns + centroidColumns
+
+    /// The columns of ``readColumns`` as read from the photos table `p`.
+    private static let selected = SQLQueryString(readColumns.map { "p.\($0)" }.joined(separator: ", "))
 
     private func sql() throws -> any SQLDatabase {
         guard let sql = try database.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
@@ -53,9 +69,9 @@ struct SQLPhotoStore: PhotoStore {
             guard let sql = connection as? any SQLDatabase else { throw PhotoStoreError.notSQL }
             // In slices: a statement has at most 32,766 bind parameters on SQLite, 65,535 on PostgreSQL.
             for slice in stride(from: 0, to: photos.count, by: 1_000).map({ photos[$0..<min($0 + 1_000, photos.count)] }) {
-                var insert = sql.insert(into: CreatePhotos.table).columns(Self.columns + (postgres ? ["place"] : []))
+                var insert = sql.insert(into: CreatePhotos.table).columns(Self.columns + Self.centroidColumns + Self.receiptColumns + (postgres ? ["place"] : []))
                 for photo in slice {
-                    var values: [any SQLExpression] = Self.binds(photo)
+                    var values: [any SQLExpression] = Self.binds(photo) + Self.centroidBinds(photo) + Self.receiptBinds(photo)
                     if postgres {
                         if let place = photo.place {
                             values.append(Self.geography(latitude: place.latitude, longitude: place.longitude))
@@ -77,14 +93,14 @@ struct SQLPhotoStore: PhotoStore {
     }
 
     func photo(id: UUID) async throws -> Photo? {
-        try await sql().select().columns(Self.columns.map { SQLIdentifier($0) }).from(CreatePhotos.table)
+        try await sql().select().columns(Self.readColumns.map { SQLIdentifier($0) }).from(CreatePhotos.table)
             .where("id", .equal, SQLBind(id))
             .first()
             .map(Self.photo(from:))
     }
 
     func photo(owner: UUID, idempotencyKey: String) async throws -> Photo? {
-        try await sql().select().columns(Self.columns.map { SQLIdentifier($0) }).from(CreatePhotos.table)
+        try await sql().select().columns(Self.readColumns.map { SQLIdentifier($0) }).from(CreatePhotos.table)
             .where("owner_id", .equal, SQLBind(owner)).where("idempotency_key", .equal, SQLBind(idempotencyKey))
             .first()
             .map(Self.photo(from:))
@@ -485,6 +501,36 @@ struct SQLPhotoStore: PhotoStore {
         ]
     }
 
+    static func centroidBinds(_ photo: Photo) -> [any SQLExpression] {
+        guard let centroid = photo.centroid else { return [SQLLiteral.null, SQLLiteral.null, SQLLiteral.null] }
+        return [SQLBind(centroid.latitude), SQLBind(centroid.longitude), SQLBind(Int64(centroid.samples))]
+    }
+
+    static func receiptBinds(_ photo: Photo) -> [any SQLExpression] {
+        guard let receipt = photo.receipt, let metadata = receipt.metadata.canonicalJSON else { return Array(repeating: SQLLiteral.null, count: receiptColumns.count) }
+        return [SQLBind(metadata), SQLBind(receipt.sha256Metadata), SQLBind(receipt.receivedAt), SQLBind(receipt.signature.base64EncodedString()),
+                SQLBind(receipt.publicKey.base64EncodedString())]
+    }
+
+    func receipt(of photoID: UUID) async throws -> PhotoReceipt? {
+        struct Row: Decodable {
+            var sha256: String
+            var receipt_metadata: String?
+            var receipt_sha256_metadata: String?
+            var receipt_received_at: String?
+            var receipt_signature: String?
+            var receipt_public_key: String?
+        }
+        guard let row = try await sql().select().columns((["sha256"] + Self.receiptColumns).map { SQLIdentifier($0) }).from(CreatePhotos.table)
+            .where("id", .equal, SQLBind(photoID)).first(decoding: Row.self),
+            let text = row.receipt_metadata, let sha256Metadata = row.receipt_sha256_metadata, let receivedAt = row.receipt_received_at,
+            let signature = row.receipt_signature.flatMap({ Data(base64Encoded: $0) }), let publicKey = row.receipt_public_key.flatMap({ Data(base64Encoded: $0) })
+        else { return nil }
+        let metadata = try JSONDecoder().decode(ReceiptMetadata.self, from: Data(text.utf8))
+        return PhotoReceipt(photoId: photoID, sha256Image: row.sha256, sha256Metadata: sha256Metadata, metadata: metadata, receivedAt: receivedAt,
+                            signature: signature, publicKey: publicKey)
+    }
+
     static func photo(from row: any SQLRow) throws -> Photo {
         let latitude = try row.decodeNil(column: "latitude") ? nil : try row.decode(column: "latitude", as: Double.self)
         let longitude = try row.decodeNil(column: "longitude") ? nil : try row.decode(column: "longitude", as: Double.self)
@@ -504,8 +550,18 @@ struct SQLPhotoStore: PhotoStore {
             bytes: Int(try row.decode(column: "bytes", as: Int64.self)), mime: try row.decode(column: "mime", as: String.self),
             sha256: try row.decode(column: "sha256", as: String.self),
             visibility: Visibility(rawValue: try row.decode(column: "visibility", as: String.self)) ?? .private,
-            idempotencyKey: try row.decode(column: "idempotency_key", as: String?.self)
+            idempotencyKey: try row.decode(column: "idempotency_key", as: String?.self),
+            centroid: try centroid(from: row)
         )
+    }
+
+    /// The centroid, when the row has its columns (reads by the migrations before them do not) and one.
+    private static func centroid(from row: any SQLRow) throws -> PhotoCentroid? {
+        guard row.contains(column: "centroid_latitude"), let latitude = try row.decode(column: "centroid_latitude", as: Double?.self),
+              let longitude = try row.decode(column: "centroid_longitude", as: Double?.self),
+              let samples = try row.decode(column: "centroid_samples", as: Int64?.self)
+        else { return nil }
+        return PhotoCentroid(latitude: latitude, longitude: longitude, samples: Int(samples))
     }
 }
 

@@ -32,6 +32,9 @@ struct PhotoFields: Sendable, Equatable {
     var usePhotoPlace = false
     /// The zone of `capturedAt` in seconds east of UTC, as the phone wrote it (its local clock).
     var capturedAtOffset: Int?
+    /// An inspection photo's centroid (DESIGN §3.10): the form field `centroid`, JSON
+    /// `{"latitude": …, "longitude": …, "samples": n}`.
+    var centroid: PhotoCentroid?
 
     /// The times an RFC 3339 date-time can write (years 1 to 9999); Unix seconds outside them
     /// (1e300 made a title without a date) are refused.
@@ -84,11 +87,29 @@ struct PhotoFields: Sendable, Equatable {
             guard let value = Visibility(rawValue: text) else { throw .field("visibility", "visibility must be public or private.") }
             visibility = value
         }
+        if let text = fields["centroid"] {
+            centroid = try Self.centroid(text)
+        }
         switch fields["usePhotoPlace"] {
         case nil, "false": usePhotoPlace = false
         case "true": usePhotoPlace = true
         default: throw .field("usePhotoPlace", "usePhotoPlace must be true or false.")
         }
+    }
+}
+
+extension PhotoFields {
+    /// Reads the `centroid` field: a JSON object of exactly `latitude` (−90…90), `longitude`
+    /// (−180…180) and `samples` (a whole number, 1…1000).
+    static func centroid(_ text: String) throws(UploadProblem) -> PhotoCentroid {
+        let problem = UploadProblem.field("centroid", #"centroid must be JSON {"latitude": −90…90, "longitude": −180…180, "samples": a whole number from 1 to 1000}, e.g. {"latitude":46.05,"longitude":14.5,"samples":10}."#)
+        guard let members = try? JSONDecoder().decode([String: Double].self, from: Data(text.utf8)),
+              Set(members.keys) == ["latitude", "longitude", "samples"],
+              let latitude = members["latitude"], let longitude = members["longitude"], let samples = members["samples"],
+              (-90...90).contains(latitude), (-180...180).contains(longitude),
+              let count = Int(exactly: samples), (1...PhotoCentroid.maxSamples).contains(count)
+        else { throw problem }
+        return PhotoCentroid(latitude: latitude, longitude: longitude, samples: count)
     }
 }
 
@@ -104,6 +125,8 @@ struct PhotoUploader: Sendable {
     let locks: BlobLocks
     /// The WebP variants being made.
     let pendingWebP = PendingWork()
+    /// Signs each new photo's receipt (DESIGN §3.10) once the receipt area has given it the key.
+    let receipts = ReceiptSigner()
 
     /// The sizes made at upload.
     static let sizes: [(name: String, size: ImageDerivative.Size)] = [("thumb", .thumb), ("medium", .medium), ("large", .large)]
@@ -126,7 +149,10 @@ struct PhotoUploader: Sendable {
             // Every derivative before anything is stored: a broken image fails here. The blob and
             // the photo that refers to it are stored under the content's lock (``BlobLocks``).
             let sha = file.sha256, blobs = self.blobs, media = self.media, photos = self.photos
-            let photo = makePhoto(file, probe: probe, metadata: metadata, fields: fields, owner: owner, idempotencyKey: idempotencyKey)
+            var made = makePhoto(file, probe: probe, metadata: metadata, fields: fields, owner: owner, idempotencyKey: idempotencyKey)
+            // Signed before anything is stored, and stored with the photo in one row.
+            made.receipt = try receipts.receipt(for: made)
+            let photo = made
             return try await locks.withLock(sha) {
                 try await media.runIfActive {
                     for (name, size) in Self.sizes where blobs.file(sha256: sha, derivative: name + ".jpg") == nil {
@@ -213,7 +239,7 @@ struct PhotoUploader: Sendable {
         return Photo(id: UUID(), ownerID: owner, title: title, capturedAt: captured, uploadedAt: now, place: place,
                      azimuth: fields.azimuth, tilt: fields.tilt, width: probe.displayWidth, height: probe.displayHeight,
                      bytes: file.bytes, mime: probe.mimeType, sha256: file.sha256, visibility: fields.visibility,
-                     idempotencyKey: idempotencyKey)
+                     idempotencyKey: idempotencyKey, centroid: fields.centroid)
     }
 
     static func problem(_ error: ImageError) -> UploadProblem {

@@ -1,0 +1,35 @@
+import Foundation
+import Vapor
+import WaymarkAPI
+import WaymarkCore
+
+/// Photo receipts (DESIGN §3.10): `GET /api/v1/photos/{id}/receipt` to the photo's owner and to
+/// officers and admins (anyone else signed in gets 404, as for a photo that does not exist;
+/// signed out, 401), and the server's public key to anyone.
+struct ReceiptController: Sendable {
+    let photos: any PhotoStore
+    let key: ReceiptSigningKey
+
+    func register(open: any RoutesBuilder, signedIn: any RoutesBuilder) {
+        open.get("api", "v1", "receipts", "public-key", use: publicKey)
+        signedIn.get("api", "v1", "photos", ":photo_id", "receipt", use: receipt)
+    }
+
+    @Sendable func publicKey(_ request: Request) async throws -> Response {
+        try Response.json(ReceiptPublicKeyDTO(publicKey: key.publicKey.base64EncodedString(), algorithm: PhotoReceipt.algorithm))
+    }
+
+    @Sendable func receipt(_ request: Request) async throws -> Response {
+        let user = try request.auth.require(SignedInUser.self)
+        guard let id = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)), let photo = try await photos.photo(id: id),
+              photo.ownerID == user.account.id || [.officer, .admin].contains(user.account.role)
+        else { throw PhotoController.notFound }
+        guard let receipt = try await photos.receipt(of: id) else {
+            throw APIError(.notFound, "no_receipt", "This photo was stored before the server signed receipts, so it has none; photos uploaded since have one.")
+        }
+        var headers = HTTPHeaders()
+        headers.contentType = .json
+        headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
+        return Response(status: .ok, headers: headers, body: .init(string: receipt.json))
+    }
+}
