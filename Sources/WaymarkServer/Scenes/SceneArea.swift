@@ -1,11 +1,21 @@
 import Fluent
+import Foundation
 import Vapor
 
 /// Scenes of rephotography (DESIGN §3.9): a reference photo, its feet shot, its rephotographs.
 enum SceneArea {
     /// This area's migrations, in order; they run after every earlier one of the schema.
-    static var migrations: [any Migration] { [] }
+    static var migrations: [any Migration] { [CreateScenes()] }
 
-    /// Registers this area's routes.
-    static func register(_ context: AreaContext) async throws {}
+    /// Registers this area's routes. The gazetteer of the scenes' addresses is found now (see
+    /// ``SceneAddresses/location(environment:workingDirectory:)``) and loaded when first needed.
+    static func register(_ context: AreaContext) async throws {
+        let location = SceneAddresses.location(environment: ProcessInfo.processInfo.environment,
+                                               workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        let controller = SceneController(
+            scenes: SQLSceneStore(database: context.database), photos: context.stores.photos, accounts: context.stores.accounts,
+            blobs: context.blobs, uploader: context.photos.uploader, addresses: SceneAddresses(location: location, logger: context.app.logger),
+            clock: context.clock)
+        controller.register(sessions: context.sessions, signedIn: context.signedIn)
+    }
 }
