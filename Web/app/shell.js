@@ -3,7 +3,7 @@
 // browsers fetch the new ones (the old cache is deleted when the new worker activates).
 // A unit test checks that this list and the files in Web/ agree.
 
-export const VERSION = 'waymark-shell-2026-11-25.3';
+export const VERSION = 'waymark-shell-2026-11-25.4';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */
@@ -28,6 +28,7 @@ export const SHELL_FILES = Object.freeze([
   '/app/pages/home.js',
   '/app/pages/map.js',
   '/app/pages/not-found.js',
+  '/app/pages/paths.js',
   '/app/pages/photo.js',
   '/app/pages/upload.js',
   '/app/pages/record.js',
@@ -40,6 +41,8 @@ export const SHELL_FILES = Object.freeze([
   '/app/pages/vault-user.js',
   '/inspection/geometry.js',
   '/inspection/nmea.js',
+  '/paths/local.js',
+  '/paths/model.js',
   '/photos/browse.js',
   '/photos/format.js',
   '/photos/leaflet.js',
@@ -65,6 +68,7 @@ export const SHELL_FILES = Object.freeze([
   '/recorder/ui/wake-lock.js',
   '/scenes/attitude.js',
   '/sky/plot.js',
+  '/styles/paths.css',
   '/styles/sky.css',
   '/styles/vault.css',
   '/vault/cache.js',

@@ -145,6 +145,7 @@ export async function render(root) {
       el('p', { class: 'actions' }, reset)),
     el('p', { class: 'record-links' }, el('a', { href: '/record' }, t('settings.toRecorder')), ' · ',
       el('a', { href: '/vault' }, t('vault.settingsLink')), ' · ',
-      el('a', { href: '/sky' }, t('settings.toSky'))),
+      el('a', { href: '/sky' }, t('settings.toSky')), ' · ',
+      el('a', { href: '/paths' }, t('settings.toPaths'))),
     dialog);
 }
