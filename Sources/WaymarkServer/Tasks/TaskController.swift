@@ -67,7 +67,7 @@ struct TaskController: Sendable {
     @Sendable func list(_ request: Request) async throws -> Response {
         let viewer = try request.auth.require(SignedInUser.self).account
         var status: TaskStatus?
-        if let text = try? request.query.get(String.self, at: "status"), !text.isEmpty {
+        if let text = try? request.query.get(String.self, at: "status") {
             guard let value = TaskStatus(rawValue: text) else {
                 throw APIError.badRequest("invalid_query", "status must be new, open, data_provided or returned.")
             }
