@@ -16,8 +16,8 @@ struct SceneAPITests {
             // Norm 1.0005: within 0.001 of 1, so normalised.
             let metadata = sceneMetadata(attitude: ["w": 0.7075, "x": 0.7075, "y": 0, "z": 0], name: " Old Town Hall ", heading: 87.5,
                                          extra: ["accuracy": 4.5])
-            let response = try await server.createScene(token: alice.token, metadata: metadata, image: try SceneImages.reference,
-                                                        feetShot: try SceneImages.feetShot)
+            let image = try SceneImages.reference, feetShot = try SceneImages.feetShot
+            let response = try await server.createScene(token: alice.token, metadata: metadata, image: image, feetShot: feetShot)
             #expect(response.status == .created, "\(response.text)")
             let scene = try response.decode(SceneDTO.self)
             #expect(response.headers.first(name: .location) == "/api/v1/scenes/\(scene.id.uuidString.lowercased())")
@@ -27,10 +27,10 @@ struct SceneAPITests {
             #expect(scene.capturedAt == 1_588_320_000)
             #expect(abs(scene.attitude.w - 0.5.squareRoot()) < 1e-12 && abs(scene.attitude.x - 0.5.squareRoot()) < 1e-12, "\(scene.attitude)")
             #expect(scene.rephotographs == [] && scene.rephotographCount == 0)
-            #expect(scene.reference.bytes == (try SceneImages.reference).count && scene.reference.latitude == 49.19522)
+            #expect(scene.reference.bytes == image.count && scene.reference.latitude == 49.19522)
             #expect(scene.reference.title == "Old Town Hall" && scene.reference.azimuth == 87.5)
             let feet = try #require(scene.feetShot)
-            #expect(feet.bytes == (try SceneImages.feetShot).count && feet.id != scene.reference.id)
+            #expect(feet.bytes == feetShot.count && feet.id != scene.reference.id)
             for photo in [scene.reference, feet] {
                 #expect(photo.owner.id == alice.user.id && photo.visibility == "public")
                 let image = try await server.send(.GET, photo.urls.thumb)
@@ -112,6 +112,7 @@ struct SceneAPITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withServer(database) { server in
             let alice = try await server.register(sceneUser("alice"))
+            let here = somewhere()
             let good = try SceneImages.reference
             let large = try TestPhoto.jpeg(in: folder)
             let broken = large.prefix(large.count / 2)
@@ -121,7 +122,7 @@ struct SceneAPITests {
                 (Data(broken), good, .unprocessableEntity, "image"),
             ]
             for attempt in attempts {
-                let response = try await server.createScene(token: alice.token, metadata: sceneMetadata(), image: attempt.image, feetShot: attempt.feet,
+                let response = try await server.createScene(token: alice.token, metadata: sceneMetadata(at: here), image: attempt.image, feetShot: attempt.feet,
                                                             idempotencyKey: "atomic-\(UUID())")
                 #expect(response.status == attempt.status, "\(response.text)")
                 #expect(try response.apiError().reason.hasPrefix(attempt.part + ":"), "\(response.text)")
@@ -130,9 +131,9 @@ struct SceneAPITests {
                 #expect(server.blobFiles().isEmpty, "no blob, derivative or temporary file is left: \(server.blobFiles())")
             }
             // A photo already stored with the same bytes keeps its blob when a scene that used them fails.
-            #expect(try await server.upload(good, token: alice.token).status == .created)
+            #expect(try await server.upload(good, token: alice.token, fields: ["latitude": "\(here.lat)", "longitude": "\(here.lon)"]).status == .created)
             let before = server.blobFiles()
-            let failed = try await server.createScene(token: alice.token, metadata: sceneMetadata(), image: good, feetShot: Data(broken))
+            let failed = try await server.createScene(token: alice.token, metadata: sceneMetadata(at: here), image: good, feetShot: Data(broken))
             #expect(failed.status == .unprocessableEntity)
             #expect(server.blobFiles() == before)
             #expect(try await server.rows(CreatePhotos.table, "owner_id", alice.user.id) == 1)
@@ -144,9 +145,10 @@ struct SceneAPITests {
         try await withServer(database) { server in
             let alice = try await server.register(sceneUser("alice"))
             let key = "scene-\(UUID())"
+            let here = somewhere()
             var ids: [UUID] = []
             for _ in 0..<2 {
-                let response = try await server.createScene(token: alice.token, metadata: sceneMetadata(), image: try SceneImages.reference,
+                let response = try await server.createScene(token: alice.token, metadata: sceneMetadata(at: here), image: try SceneImages.reference,
                                                             feetShot: try SceneImages.feetShot, idempotencyKey: key)
                 #expect(response.status == .created, "\(response.text)")
                 ids.append(try response.decode(SceneDTO.self).id)
@@ -258,7 +260,8 @@ struct SceneAPITests {
             let alice = try await server.register(sceneUser("alice"))
             let bob = try await server.register(sceneUser("bob"))
             let carol = try await server.register(sceneUser("carol"))
-            let scene = try await server.scene(token: alice.token, metadata: sceneMetadata(capturedAt: "2020-05-01T10:00:00+02:00"))
+            let here = somewhere()
+            let scene = try await server.scene(token: alice.token, metadata: sceneMetadata(at: here, capturedAt: "2020-05-01T10:00:00+02:00"))
             let quarter = ["w": 0.9238795325112867, "x": 0, "y": 0, "z": 0.3826834323650898]
             let later = try await server.addRephotograph(scene.id, token: bob.token, metadata: sceneMetadata(latitude: nil, longitude: nil, capturedAt: "2024-07-01T09:00:00Z", attitude: quarter, heading: 12),
                                                          image: try SceneImages.rephotograph, idempotencyKey: "bob-1")
@@ -270,11 +273,11 @@ struct SceneAPITests {
                                                          image: try SceneImages.rephotograph, idempotencyKey: "bob-1")
             #expect(try again.status == .created && (again.decode(RephotographDTO.self)).photo.id == bobs.photo.id)
             #expect(try await server.rows(CreatePhotos.table, "owner_id", bob.user.id) == 1)
-            let middle = try await server.addRephotograph(scene.id, token: carol.token, metadata: sceneMetadata(latitude: 49.1953, longitude: 16.6081, capturedAt: 1_656_000_000),
+            let middle = try await server.addRephotograph(scene.id, token: carol.token, metadata: sceneMetadata(latitude: here.lat + 0.0001, longitude: here.lon, capturedAt: 1_656_000_000),
                                                           image: try SceneImages.jpeg("Sony"))
             #expect(middle.status == .created, "\(middle.text)")
             let carols = try middle.decode(RephotographDTO.self)
-            #expect(carols.photo.latitude == 49.1953)
+            #expect(carols.photo.latitude == here.lat + 0.0001)
             #expect(try await server.addRephotograph(scene.id, token: nil, metadata: sceneMetadata(), image: try SceneImages.rephotograph).status == .unauthorized)
             #expect(try await server.addRephotograph(UUID(), token: carol.token, metadata: sceneMetadata(), image: try SceneImages.rephotograph).status == .notFound)
             let broken = try await server.addRephotograph(scene.id, token: carol.token, metadata: sceneMetadata(attitude: ["w": 2, "x": 0, "y": 0, "z": 0]),
@@ -299,8 +302,8 @@ struct SceneAPITests {
             #expect(forCarol.rephotographCount == 2)
 
             // One's own scenes, newest first, by pages.
-            let second = try await server.scene(token: alice.token)
-            let third = try await server.scene(token: alice.token)
+            let second = try await server.scene(token: alice.token, metadata: sceneMetadata(at: here))
+            let third = try await server.scene(token: alice.token, metadata: sceneMetadata(at: here))
             let mine = try await server.send(.GET, "/api/v1/me/scenes", headers: TestServer.bearer(alice.token)).decode(Page<SceneDTO>.self)
             #expect(mine.items.map(\.id) == [third.id, second.id, scene.id] && mine.next == nil)
             #expect(mine.items.last?.rephotographCount == 1 && mine.items.last?.rephotographs == nil, "Carol's private one is not counted for Alice")
@@ -322,9 +325,10 @@ struct SceneAPITests {
             let bob = try await server.register(sceneUser("bob"))
             let carol = try await server.register(sceneUser("carol"))
             let baseline = server.blobFiles()
-            let scene = try await server.scene(token: alice.token)
+            let here = somewhere()
+            let scene = try await server.scene(token: alice.token, metadata: sceneMetadata(at: here))
             func add(_ token: String, _ image: String) async throws -> RephotographDTO {
-                let response = try await server.addRephotograph(scene.id, token: token, metadata: sceneMetadata(), image: try SceneImages.jpeg(image))
+                let response = try await server.addRephotograph(scene.id, token: token, metadata: sceneMetadata(at: here), image: try SceneImages.jpeg(image))
                 #expect(response.status == .created, "\(response.text)")
                 return try response.decode(RephotographDTO.self)
             }
@@ -356,7 +360,7 @@ struct SceneAPITests {
             #expect(try await delete(base, alice.token) == .notFound)
 
             // Deleting a scene's reference photo through the photo API takes the scene with it.
-            let other = try await server.scene(token: alice.token)
+            let other = try await server.scene(token: alice.token, metadata: sceneMetadata(at: here))
             #expect(try await delete("/api/v1/photos/\(other.reference.id)", alice.token) == .noContent)
             #expect(try await server.send(.GET, "/api/v1/scenes/\(other.id)").status == .notFound)
         }

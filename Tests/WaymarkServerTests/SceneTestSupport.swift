@@ -8,9 +8,16 @@ import WaymarkCore
 import WaymarkTestSupport
 @testable import WaymarkServer
 
-/// Real camera JPEGs of the shared fixtures, for scenes' images.
+/// Real camera JPEGs of the shared fixtures, for scenes' images; each made unique by a JPEG
+/// comment (a COM segment after SOI), since on PostgreSQL the tests share one database but
+/// not one blob folder, and a blob is kept while any photo anywhere in the database has its bytes.
 enum SceneImages {
-    static func jpeg(_ name: String) throws -> Data { try Fixtures.data("photos/\(name).jpg") }
+    static func jpeg(_ name: String) throws -> Data {
+        let data = try Fixtures.data("photos/\(name).jpg")
+        let comment = Array("waymark test \(UUID())".utf8)
+        let length = comment.count + 2
+        return data.prefix(2) + Data([0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + comment) + data.dropFirst(2)
+    }
     static var reference: Data { get throws { try jpeg("Canon") } }
     static var feetShot: Data { get throws { try jpeg("Nikon") } }
     static var rephotograph: Data { get throws { try jpeg("Pentax") } }
@@ -67,6 +74,15 @@ extension TestServer {
         let sql = try #require(app.db as? any SQLDatabase)
         return try await sql.raw("SELECT COUNT(*) AS count FROM \(ident: table) WHERE \(ident: column) = \(bind: owner)").first(decoding: Count.self)?.count ?? 0
     }
+}
+
+/// A place of a test's own, so that tests running at once on the shared PostgreSQL database
+/// neither find each other's scenes nor update the same map cells.
+func somewhere() -> (lat: Double, lon: Double) { (Double.random(in: -60...60), Double.random(in: -170...170)) }
+
+/// The metadata of a scene at a place of the test's own.
+func sceneMetadata(at place: (lat: Double, lon: Double), capturedAt: Any = "2020-05-01T10:00:00+02:00") -> String {
+    sceneMetadata(latitude: place.lat, longitude: place.lon, capturedAt: capturedAt)
 }
 
 /// A unique username for a test.

@@ -209,12 +209,24 @@ extension SceneController {
     }
 
     /// Deletes a photo stored for a scene, and its blob when no photo refers to it any more
-    /// (under the content's lock, as the photo area's deletions are).
+    /// (under the content's lock, as the photo area's deletions are). Tried three times: on
+    /// PostgreSQL a deletion can be chosen as a deadlock's victim by a concurrent upload at the
+    /// same place (the map's cell counts), and a scene that failed must not leave its photo.
     func discard(_ photo: Photo) async throws {
         let photos = self.photos, blobs = self.blobs
-        try await uploader.locks.withLock(photo.sha256) {
-            _ = try await photos.delete(id: photo.id)
-            if try await photos.references(sha256: photo.sha256) == 0 { try blobs.delete(sha256: photo.sha256) }
+        var attempt = 0
+        while true {
+            do {
+                try await uploader.locks.withLock(photo.sha256) {
+                    _ = try await photos.delete(id: photo.id)
+                    if try await photos.references(sha256: photo.sha256) == 0 { try blobs.delete(sha256: photo.sha256) }
+                }
+                return
+            } catch {
+                attempt += 1
+                guard attempt < 3 else { throw error }
+                try await Task.sleep(for: .milliseconds(20 * attempt))
+            }
         }
     }
 
