@@ -165,6 +165,26 @@ struct ReceiptAPITests {
         #expect(try Data(contentsOf: file).isEmpty == false, "a corrupt key is never replaced behind the operator's back")
     }
 
+    @Test("Servers starting at once on a new data folder make one key between them; a folder in the key's place is refused by name")
+    func keyFileRace() async throws {
+        let folder = try TemporaryFolder()
+        let logger = Logger(label: "receipt-key-test"), directory = folder.url
+        let keys = try await withThrowingTaskGroup(of: Data.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try ReceiptKeyFile.loadOrCreate(in: directory, logger: logger).publicKey }
+            }
+            return try await group.reduce(into: Set<Data>()) { $0.insert($1) }
+        }
+        #expect(keys.count == 1, "one key for all")
+        let file = ReceiptKeyFile.url(in: folder.url)
+        #expect(try ReceiptSigningKey(pem: String(contentsOf: file, encoding: .utf8)).publicKey == keys.first)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["receipt-ed25519.key"], "no temporary file left")
+
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        #expect(throws: ReceiptKeyFileError(path: file.path, problem: .notAFile)) { try ReceiptKeyFile.loadOrCreate(in: folder.url, logger: logger) }
+    }
+
     @Test("centroid: stored and shown when given, absent otherwise; anything but {latitude, longitude, samples 1–1000} is a 400 naming it", arguments: TestDatabase.all)
     func centroid(database: TestDatabase) async throws {
         let folder = try TemporaryFolder()
