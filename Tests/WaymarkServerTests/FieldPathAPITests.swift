@@ -186,6 +186,10 @@ struct FieldPathAPITests {
             #expect(try await server.send(.DELETE, "/api/v1/paths/\(id)", headers: TestServer.bearer(bob)).status == .notFound)
             #expect(try await server.send(.GET, "/api/v1/paths", headers: TestServer.bearer(bob)).decode(List.self).items.isEmpty)
             #expect(try await server.send(.GET, "/api/v1/paths/\(id)", headers: TestServer.bearer(alice)).status == .ok, "still Alice's")
+            let later = try await Self.post(server, try Self.body(name: "Alice's meadow", points: Self.small), token: alice).decode(Answer.self)
+            let listed = try await server.send(.GET, "/api/v1/paths", headers: TestServer.bearer(alice)).decode(List.self).items
+            #expect(listed.map(\.id) == [later.id, id], "newest first")
+            #expect(listed.allSatisfy { $0.points == nil && $0.pointCount == 5 }, "a count, not the points")
 
             for (method, target) in [(HTTPMethod.GET, "/api/v1/paths"), (.GET, "/api/v1/paths/\(id)"), (.GET, "/api/v1/paths/\(id).kml"),
                                      (.DELETE, "/api/v1/paths/\(id)"), (.POST, "/api/v1/paths")] {

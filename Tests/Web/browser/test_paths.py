@@ -63,12 +63,13 @@ def point_count(page):
     return int(found.group(1)) if found else 0
 
 
-def walk(phone, points, m):
+def walk(phone, points, m, resumed=False):
     """Replays the walk from its start, where the phone already is (Record takes that fix): a new
     position about every second, each one waited for on the page."""
     page = phone.page
     live = page.locator(".path-live")
-    expect(live).to_contain_text(m["paths.live"].split(" ·")[0].replace("{points}", "1"))
+    if not resumed:
+        expect(live).to_contain_text(m["paths.live"].split(" ·")[0].replace("{points}", "1"))
     for latitude, longitude in points[1:]:
         before = point_count(page)
         page.wait_for_timeout(1000)
@@ -172,7 +173,13 @@ def test_german_and_signed_out_the_path_stays_on_the_phone(phone_for):
     page.get_by_label(m["paths.tone"]).check()
     page.get_by_label(m["paths.follow"]).uncheck()
     page.get_by_role("button", name=m["paths.record"], exact=True).click()
-    walk(phone, points, m)
+    walk(phone, points[:2], m)
+    # The tab is closed mid-walk: the walk so far is still on the phone, and Continue goes on.
+    page.reload()
+    expect(page.get_by_role("button", name=m["paths.continue"], exact=True)).to_be_enabled()
+    assert point_count(page) >= 2, page.locator(".path-live").text_content()
+    page.get_by_role("button", name=m["paths.continue"], exact=True).click()
+    walk(phone, points[1:], m, resumed=True)
     page.get_by_role("button", name=m["paths.stop"], exact=True).click()
     area, _ = geographiclib_area(points)
     expect(page.locator(".path-result .path-area")).to_have_text(area_text(area, "de"))
