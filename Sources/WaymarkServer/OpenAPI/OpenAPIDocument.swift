@@ -577,6 +577,7 @@ paths:
                 azimuth: {type: number, minimum: 0, maximum: 360}
                 tilt: {type: number, minimum: -90, maximum: 90}
                 visibility: {type: string, enum: [public, private]}
+                centroid: {type: string, pattern: '^\{"latitude":-?(90(\.0+)?|[1-8]?[0-9](\.[0-9]+)?),"longitude":-?(180(\.0+)?|(1[0-7][0-9]|[1-9]?[0-9])(\.[0-9]+)?),"samples":([1-9][0-9]{0,2}|1000)\}$', description: "An inspection photo's centroid as JSON {latitude, longitude, samples 1..1000}; any other value is 400 invalid_field."}
                 usePhotoPlace: {type: string, enum: ["true", "false"], description: "Publish the photo's own GPS position as its place when no latitude and longitude are given."}
       responses:
         "201":
@@ -1124,6 +1125,15 @@ paths:
             large: {type: string}
             original: {type: ["string", "null"]}
         distance: {type: ["number", "null"], description: Metres from the searched place (search answers only).}
+        centroid:
+          type: object
+          description: "Only on an inspection photo sent with one: the centre of the convex hull of the phone's last fixes (DESIGN §3.10)."
+          required: [latitude, longitude, samples]
+          additionalProperties: false
+          properties:
+            latitude: {type: number, minimum: -90, maximum: 90}
+            longitude: {type: number, minimum: -180, maximum: 180}
+            samples: {type: integer, minimum: 1, maximum: 1000}
     MapTiles:
       type: object
       required: [url, attribution]
