@@ -255,6 +255,37 @@ struct TaskAPITests {
         }
     }
 
+    @Test("A task photo's Idempotency-Key: a retry answers the same photo, even after the task was sent; a key of another photo is 409", arguments: TestDatabase.all)
+    func idempotentPhotos(database: TestDatabase) async throws {
+        let folder = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database) { server in
+            let olga = try await server.officer(uniqueName("olga"))
+            let ursa = try await server.register(uniqueName("ursa"))
+            let task = try await server.createTask(olga.token, assignee: ursa.user.username).decode(TaskDTO.self)
+            let jpeg = try TaskPhoto.jpeg(in: folder, "green-white")
+            let first = try await server.addTaskPhoto(task.id, jpeg, token: ursa.token, idempotencyKey: "evidence-1")
+            #expect(first.status == .created, "\(first.text)")
+            let retry = try await server.addTaskPhoto(task.id, jpeg, token: ursa.token, idempotencyKey: "evidence-1")
+            #expect(retry.status == .created)
+            #expect(try retry.decode(PhotoDTO.self).id == first.decode(PhotoDTO.self).id)
+            #expect(try await server.post("/api/v1/tasks/\(task.id)/send", ursa.token).decode(TaskDTO.self).photoCount == 1, "stored once")
+            let late = try await server.addTaskPhoto(task.id, jpeg, token: ursa.token, idempotencyKey: "evidence-1")
+            #expect(late.status == .created, "a retry that arrives after the send is answered as the first: \(late.text)")
+            #expect(try late.decode(PhotoDTO.self).id == first.decode(PhotoDTO.self).id)
+
+            // A key already used for a photo of the account that is not this task's.
+            let other = try await server.createTask(olga.token, assignee: ursa.user.username).decode(TaskDTO.self)
+            let reused = try await server.addTaskPhoto(other.id, jpeg, token: ursa.token, idempotencyKey: "evidence-1")
+            #expect(try reused.status == .conflict && reused.apiError().error == "idempotency_key_reused", "\(reused.text)")
+            let standalone = try TaskPhoto.jpeg(in: folder, "blue-white")
+            #expect(try await server.upload(standalone, token: ursa.token, idempotencyKey: "plain-1").status == .created)
+            let plain = try await server.addTaskPhoto(other.id, standalone, token: ursa.token, idempotencyKey: "plain-1")
+            #expect(try plain.status == .conflict && plain.apiError().error == "idempotency_key_reused", "a photo of its own is not taken into a task: \(plain.text)")
+            #expect(try await server.get("/api/v1/tasks/\(other.id)", ursa.token).decode(TaskDTO.self).photoCount == 0)
+        }
+    }
+
     @Test("Two sends at once make one transition: one answers 200, the other 409, and the history has one entry", arguments: TestDatabase.all)
     func concurrentSends(database: TestDatabase) async throws {
         try await withServer(database) { server in
