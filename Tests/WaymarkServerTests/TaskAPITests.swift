@@ -28,9 +28,10 @@ extension TestServer {
     }
 
     /// Uploads a small photo into a task.
-    func addTaskPhoto(_ task: UUID, _ data: Data, token: String, idempotencyKey: String? = nil) async throws -> TestingHTTPResponse {
+    func addTaskPhoto(_ task: UUID, _ data: Data, token: String, idempotencyKey: String? = nil, fields: [String: String] = [:]) async throws -> TestingHTTPResponse {
         var form = Multipart()
         form.field("azimuth", "123.5")
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) { form.field(name, value) }
         form.file("photo", filename: "evidence.jpg", data)
         var headers = TestServer.bearer(token)
         headers.replaceOrAdd(name: .contentType, value: form.contentType)
@@ -88,10 +89,12 @@ struct TaskAPITests {
             #expect(try noted.decode(TaskDTO.self).note == "Stone 3 is missing.\nSee photo 2.")
             var photoIDs: [UUID] = []
             for colours in ["green-white", "brown-yellow", "blue-gray"] {
-                let added = try await server.addTaskPhoto(task.id, try TaskPhoto.jpeg(in: folder, colours), token: ursa.token)
+                let centroid = colours == "green-white" ? ["centroid": #"{"latitude":46.0501,"longitude":14.5012,"samples":10}"#] : [:]
+                let added = try await server.addTaskPhoto(task.id, try TaskPhoto.jpeg(in: folder, colours), token: ursa.token, fields: centroid)
                 #expect(added.status == .created, "\(added.text)")
                 let photo = try added.decode(PhotoDTO.self)
                 #expect(photo.azimuth == 123.5 && photo.owner.username == ursa.user.username)
+                #expect(photo.centroid?.samples == (centroid.isEmpty ? nil : 10), "the upload's centroid field (§3.10) goes with the photo")
                 photoIDs.append(photo.id)
             }
             var detail = try await server.get("/api/v1/tasks/\(task.id)", ursa.token).decode(TaskDTO.self)

@@ -198,6 +198,7 @@ enum TaskAPIDocument {
                 azimuth: {type: number, minimum: 0, maximum: 360}
                 tilt: {type: number, minimum: -90, maximum: 90}
                 visibility: {type: string, enum: [public, private]}
+                centroid: {type: string, pattern: '^\{"latitude":-?(90(\.0+)?|[1-8]?[0-9](\.[0-9]+)?),"longitude":-?(180(\.0+)?|(1[0-7][0-9]|[1-9]?[0-9])(\.[0-9]+)?),"samples":([1-9][0-9]{0,2}|1000)\}$', description: "The centroid of the phone's last fixes as JSON {latitude, longitude, samples 1..1000} (DESIGN §3.10); any other value is 400 invalid_field."}
                 usePhotoPlace: {type: string, enum: ["true", "false"]}
       responses:
         "201":
