@@ -43,9 +43,6 @@ function areaText(area) {
  * @param {HTMLElement} root
  */
 export async function render(root) {
-  if (!document.querySelector('link[href="/styles/paths.css"]')) {
-    document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/styles/paths.css' }));
-  }
   const queue = createPathQueue({ storage: pathStorage(), send: sendPath });
   let settings = loadPathSettings();
   let alive = true;
