@@ -163,6 +163,16 @@ struct SceneAPITests {
             let bad = try await server.createScene(token: alice.token, metadata: sceneMetadata(), image: try SceneImages.reference,
                                                    feetShot: try SceneImages.feetShot, idempotencyKey: "ünïcode")
             #expect(try bad.status == .badRequest && (bad.apiError().error == "invalid_idempotency_key"))
+            // Two tries at once under one new key: one scene, and the loser's photos deleted again.
+            let racing = "race-\(UUID())"
+            let image = try SceneImages.reference, feetShot = try SceneImages.feetShot
+            async let first = server.createScene(token: alice.token, metadata: sceneMetadata(at: here), image: image, feetShot: feetShot, idempotencyKey: racing)
+            async let second = server.createScene(token: alice.token, metadata: sceneMetadata(at: here), image: image, feetShot: feetShot, idempotencyKey: racing)
+            let answers = try await [first, second]
+            #expect(answers.allSatisfy { $0.status == .created }, "\(answers.map(\.text))")
+            #expect(Set(try answers.map { try $0.decode(SceneDTO.self).id }).count == 1)
+            #expect(try await server.rows(CreateScenes.scenes, "owner_id", alice.user.id) == 2)
+            #expect(try await server.rows(CreatePhotos.table, "owner_id", alice.user.id) == 4)
         }
     }
 
@@ -361,6 +371,10 @@ struct SceneAPITests {
 
             // Deleting a scene's reference photo through the photo API takes the scene with it.
             let other = try await server.scene(token: alice.token, metadata: sceneMetadata(at: here))
+            // Its feet shot deleted through the photo API: the scene stays, without one.
+            #expect(try await delete("/api/v1/photos/\(other.feetShot?.id ?? UUID())", alice.token) == .noContent)
+            let footless = try await server.send(.GET, "/api/v1/scenes/\(other.id)")
+            #expect(try footless.status == .ok && footless.decode(SceneDTO.self).feetShot == nil, "\(footless.text)")
             #expect(try await delete("/api/v1/photos/\(other.reference.id)", alice.token) == .noContent)
             #expect(try await server.send(.GET, "/api/v1/scenes/\(other.id)").status == .notFound)
         }
