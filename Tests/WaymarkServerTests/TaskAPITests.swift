@@ -289,6 +289,36 @@ struct TaskAPITests {
         }
     }
 
+    @Test("A sent photo cannot be deleted through the photo API either (409 photo_sent); officers see a task's private photo, other users do not", arguments: TestDatabase.all)
+    func sentPhotosAndOfficersView(database: TestDatabase) async throws {
+        let folder = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database) { server in
+            let olga = try await server.officer(uniqueName("olga"))
+            let ursa = try await server.register(uniqueName("ursa"))
+            let other = try await server.register(uniqueName("other"))
+            let task = try await server.createTask(olga.token, assignee: ursa.user.username).decode(TaskDTO.self)
+            let added = try await server.addTaskPhoto(task.id, try TaskPhoto.jpeg(in: folder, "navy-gold"), token: ursa.token, fields: ["visibility": "private"])
+            #expect(added.status == .created, "\(added.text)")
+            let photo = try added.decode(PhotoDTO.self)
+            #expect(photo.visibility == "private")
+
+            for size in ["thumb", "medium"] {
+                #expect(try await server.get("/api/v1/photos/\(photo.id)/image/\(size)", olga.token).status == .ok, "the officer checks the task's photo")
+                #expect(try await server.get("/api/v1/photos/\(photo.id)/image/\(size)", other.token).status == .notFound)
+            }
+            #expect(try await server.get("/api/v1/photos/\(photo.id)", olga.token).status == .ok)
+            #expect(try await server.get("/api/v1/photos/\(photo.id)", other.token).status == .notFound)
+
+            #expect(try await server.post("/api/v1/tasks/\(task.id)/send", ursa.token).status == .ok)
+            let refused = try await server.send(.DELETE, "/api/v1/photos/\(photo.id)", headers: TestServer.bearer(ursa.token))
+            #expect(refused.status == .conflict, "\(refused.text)")
+            #expect(try refused.apiError().error == "photo_sent")
+            #expect(try await server.get("/api/v1/photos/\(photo.id)", ursa.token).status == .ok, "the evidence is still there")
+            #expect(try await server.get("/api/v1/tasks/\(task.id)", olga.token).decode(TaskDTO.self).photoCount == 1)
+        }
+    }
+
     @Test("Two sends at once make one transition: one answers 200, the other 409, and the history has one entry", arguments: TestDatabase.all)
     func concurrentSends(database: TestDatabase) async throws {
         try await withServer(database) { server in

@@ -175,27 +175,44 @@ extension PhotoController {
         let user = try request.auth.require(SignedInUser.self)
         let photo = try await visiblePhoto(request)
         guard photo.ownerID == user.account.id else { throw Self.notFound }
-        // Under the content's lock, so that an upload of the same bytes cannot lose its blob in between.
+        if try await TaskPhotoGuard.isSent(photoID: photo.id, on: request.application.serverDatabase) {
+            throw APIError(.conflict, "photo_sent", "This photo was sent with an inspection task, so it is evidence and can never be deleted.")
+        }
+        guard try await remove(photo) else { throw Self.notFound }
+        request.logger.info("photo deleted", metadata: ["photo": "\(photo.id)"])
+        return Response(status: .noContent)
+    }
+
+    /// Deletes a photo, and its blob when no other photo refers to the same bytes; false when it
+    /// was already gone. Under the content's lock, so that an upload of the same bytes cannot lose
+    /// its blob in between. Every area that deletes photos (tasks, scenes) deletes them here.
+    @discardableResult
+    func remove(_ photo: Photo) async throws -> Bool {
         let photos = self.photos, blobs = self.blobs
-        let deleted = try await uploader.locks.withLock(photo.sha256) {
+        return try await uploader.locks.withLock(photo.sha256) {
             guard try await photos.delete(id: photo.id) != nil else { return false }
             if try await photos.references(sha256: photo.sha256) == 0 {
                 try blobs.delete(sha256: photo.sha256)
             }
             return true
         }
-        guard deleted else { throw Self.notFound }
-        request.logger.info("photo deleted", metadata: ["photo": "\(photo.id)"])
-        return Response(status: .noContent)
     }
 
     /// The photo of the path, if the viewer may see it (else 404, as for one that does not exist).
     private func visiblePhoto(_ request: Request) async throws -> Photo {
-        let viewer = request.auth.get(SignedInUser.self)?.account.id
         guard let id = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)),
-              let photo = try await photos.photo(id: id), photo.visibility == .public || photo.ownerID == viewer
+              let photo = try await photos.photo(id: id),
+              try await Self.mayView(photo, viewer: request.auth.get(SignedInUser.self)?.account, on: request.application.serverDatabase)
         else { throw Self.notFound }
         return photo
+    }
+
+    /// Who sees a photo: everyone a public one; its owner a private one; officers and admins also
+    /// the private photos of inspection tasks, which they check (DESIGN §3.5, §3.10).
+    static func mayView(_ photo: Photo, viewer: Account?, on database: ServerDatabase) async throws -> Bool {
+        if photo.visibility == .public || photo.ownerID == viewer?.id { return true }
+        guard let viewer, viewer.role != .user else { return false }
+        return try await TaskPhotoGuard.isTaskPhoto(photoID: photo.id, on: database)
     }
 
     static func idempotencyKey(_ request: Request) throws -> String? {

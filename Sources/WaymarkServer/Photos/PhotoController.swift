@@ -29,12 +29,12 @@ struct PhotoController: Sendable {
     }
 
     @Sendable func find(_ request: Request) async throws -> Response {
-        let viewer = request.auth.get(SignedInUser.self)?.account.id
+        let viewer = request.auth.get(SignedInUser.self)?.account
         guard let id = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)),
-              let photo = try await photos.photo(id: id), photo.visibility == .public || photo.ownerID == viewer
+              let photo = try await photos.photo(id: id), try await Self.mayView(photo, viewer: viewer, on: request.application.serverDatabase)
         else { throw Self.notFound }
         var owners = OwnerCache(accounts: accounts)
-        return try Response.json(try await owners.dto(photo, distance: nil, viewer: viewer))
+        return try Response.json(try await owners.dto(photo, distance: nil, viewer: viewer?.id))
     }
 
     @Sendable func nearby(_ request: Request) async throws -> Response {

@@ -149,7 +149,7 @@ struct TaskController: Sendable {
             outcome = try await tasks.add(photo: photo.id, to: task.id)
         } catch let refusal as TaskRefusal {
             // The task was sent while the photo arrived: it is not kept.
-            try await TaskPhotoRemoval.remove(photo, with: photos)
+            try await photos.remove(photo)
             throw Self.error(refusal)
         }
         switch outcome {
@@ -159,7 +159,7 @@ struct TaskController: Sendable {
         case .elsewhere:
             throw APIError(.conflict, "idempotency_key_reused", "This Idempotency-Key was used for a photo of another task; send a new key.")
         case .notFound, .sent:
-            try await TaskPhotoRemoval.remove(photo, with: photos)
+            try await photos.remove(photo)
             throw Self.notFound
         }
     }
@@ -176,7 +176,7 @@ struct TaskController: Sendable {
         switch outcome {
         case .done:
             if let photo = try await photos.photos.photo(id: photoID) {
-                try await TaskPhotoRemoval.remove(photo, with: photos)
+                try await photos.remove(photo)
             }
             request.logger.info("task photo deleted", metadata: ["task": "\(task.id)", "photo": "\(photoID)"])
             return Response(status: .noContent)
@@ -267,27 +267,15 @@ struct TaskController: Sendable {
     }
 }
 
-/// Deletes a task's photo as `DELETE /api/v1/photos/{id}` does: the row, then the blob when no
-/// photo refers to it any more, under the content's lock (so that an upload of the same bytes
-/// cannot lose its blob in between). PhotoController's own deletion is written inside its
-/// request handler, so it cannot be called for a photo; this makes the same store calls.
-enum TaskPhotoRemoval {
-    static func remove(_ photo: Photo, with controller: PhotoController) async throws {
-        let photos = controller.photos, blobs = controller.blobs
-        _ = try await controller.uploader.locks.withLock(photo.sha256) {
-            guard try await photos.delete(id: photo.id) != nil else { return false }
-            if try await photos.references(sha256: photo.sha256) == 0 {
-                try blobs.delete(sha256: photo.sha256)
-            }
-            return true
-        }
-    }
-}
-
 /// Whether a photo was sent with a task: such a photo is evidence and may never be deleted
-/// (DESIGN §3.10). `DELETE /api/v1/photos/{id}` should refuse it (409 `photo_sent`).
+/// (DESIGN §3.10), and `DELETE /api/v1/photos/{id}` refuses it (409 `photo_sent`).
 enum TaskPhotoGuard {
     static func isSent(photoID: UUID, on database: ServerDatabase) async throws -> Bool {
         try await SQLTaskStore.isSent(photoID: photoID, on: database)
+    }
+
+    /// Whether a photo belongs to a task (officers may see it, private or not).
+    static func isTaskPhoto(photoID: UUID, on database: ServerDatabase) async throws -> Bool {
+        try await SQLTaskStore.isTaskPhoto(photoID: photoID, on: database)
     }
 }

@@ -237,6 +237,11 @@ struct SQLTaskStore: Sendable {
             """).first() != nil
     }
 
+    static func isTaskPhoto(photoID: UUID, on database: ServerDatabase) async throws -> Bool {
+        guard let sql = try database.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
+        return try await sql.raw("SELECT photo_id FROM \(ident: CreateTasks.photos) WHERE photo_id = \(bind: photoID)").first() != nil
+    }
+
     // MARK: - Inside a transaction
 
     private static func status(of id: UUID, on sql: any SQLDatabase) async throws -> TaskStatus? {
