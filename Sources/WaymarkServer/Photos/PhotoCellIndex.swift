@@ -49,14 +49,17 @@ enum PhotoCellIndex {
     static func add(_ photos: [Photo], levels: ClosedRange<Int> = levels, on sql: any SQLDatabase) async throws {
         let counted = photos.filter(counts)
         guard !counted.isEmpty else { return }
-        for level in levels {
+        // Rows are locked in one order everywhere — finest level first, cells by coordinate, as
+        // `remove` goes — so that an upload and a deletion at one place cannot deadlock on PostgreSQL.
+        for level in levels.reversed() {
             var cells: [Key: PhotoClusters.Cell] = [:]
             for photo in counted {
                 guard let place = photo.place else { continue }
                 let cell = MapTile.cell(level: level, latitude: place.latitude, longitude: place.longitude)
                 cells[Key(level: level, cx: cell.x, cy: cell.y), default: PhotoClusters.Cell()].add(photo)
             }
-            for slice in stride(from: 0, to: cells.count, by: 500).map({ Array(cells)[$0..<min($0 + 500, cells.count)] }) {
+            let ordered = cells.sorted { ($0.key.cx, $0.key.cy) < ($1.key.cx, $1.key.cy) }
+            for slice in stride(from: 0, to: ordered.count, by: 500).map({ ordered[$0..<min($0 + 500, ordered.count)] }) {
                 var insert = sql.insert(into: table)
                     .columns("level", "cx", "cy", "count", "sum_lat", "sum_lon", "min_lat", "min_lon", "max_lat", "max_lon", "newest_id", "newest_at")
                 for (key, cell) in slice {

@@ -14,7 +14,7 @@ enum SceneArea {
                                                workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         let controller = SceneController(
             scenes: SQLSceneStore(database: context.database), photos: context.stores.photos, accounts: context.stores.accounts,
-            blobs: context.blobs, uploader: context.photos.uploader, addresses: SceneAddresses(location: location, logger: context.app.logger),
+            blobs: context.blobs, uploader: context.photos.uploader, photoArea: context.photos, addresses: SceneAddresses(location: location, logger: context.app.logger),
             clock: context.clock)
         controller.register(sessions: context.sessions, signedIn: context.signedIn)
     }

@@ -208,19 +208,15 @@ extension SceneController {
         }
     }
 
-    /// Deletes a photo stored for a scene, and its blob when no photo refers to it any more
-    /// (under the content's lock, as the photo area's deletions are). Tried three times: on
-    /// PostgreSQL a deletion can be chosen as a deadlock's victim by a concurrent upload at the
-    /// same place (the map's cell counts), and a scene that failed must not leave its photo.
+    /// Deletes a photo stored for a scene, and its blob when no photo refers to it any more, as
+    /// the photo area deletes photos. Tried three times: a scene that failed must not leave its
+    /// photo behind because of a passing database error (PostgreSQL may pick any transaction as a
+    /// deadlock's victim, or end a connection).
     func discard(_ photo: Photo) async throws {
-        let photos = self.photos, blobs = self.blobs
         var attempt = 0
         while true {
             do {
-                try await uploader.locks.withLock(photo.sha256) {
-                    _ = try await photos.delete(id: photo.id)
-                    if try await photos.references(sha256: photo.sha256) == 0 { try blobs.delete(sha256: photo.sha256) }
-                }
+                try await photoArea.remove(photo)
                 return
             } catch {
                 attempt += 1

@@ -14,6 +14,8 @@ struct SceneController: Sendable {
     let accounts: any AccountStore
     let blobs: any BlobStore
     let uploader: PhotoUploader
+    /// The photo area, whose `remove` deletes a photo and its blob.
+    let photoArea: PhotoController
     let addresses: SceneAddresses
     let clock: WallClock
 
