@@ -9,27 +9,9 @@ public enum TaskStatus: String, Codable, Sendable, CaseIterable {
     case returned
 }
 
-/// An account as a task names it: its assignee, its creator, who made a change.
-public struct TaskPerson: Codable, Sendable, Equatable {
-    public var id: UUID
-    public var username: String
-    public var displayName: String
-
-    public init(id: UUID, username: String, displayName: String) {
-        self.id = id
-        self.username = username
-        self.displayName = displayName
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.uuidString.lowercased(), forKey: .id)
-        try container.encode(username, forKey: .username)
-        try container.encode(displayName, forKey: .displayName)
-    }
-
-    enum CodingKeys: String, CodingKey { case id, username, displayName }
-}
+/// An account as a task names it: its assignee, its creator, who made a change — the same
+/// `{id, username, displayName}` as a photo's owner.
+public typealias TaskPerson = PhotoDTO.Owner
 
 /// A task as the API shows it; `photos` only in the answer about one task.
 public struct TaskDTO: Codable, Sendable, Equatable {
