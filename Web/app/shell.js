@@ -3,7 +3,7 @@
 // browsers fetch the new ones (the old cache is deleted when the new worker activates).
 // A unit test checks that this list and the files in Web/ agree.
 
-export const VERSION = 'waymark-shell-2026-11-25.5';
+export const VERSION = 'waymark-shell-2026-11-25.6';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */
@@ -36,6 +36,8 @@ export const SHELL_FILES = Object.freeze([
   '/app/pages/routes.js',
   '/app/pages/settings.js',
   '/app/pages/sky.js',
+  '/app/pages/task.js',
+  '/app/pages/tasks.js',
   '/app/pages/vault.js',
   '/app/pages/vault-module.js',
   '/app/pages/vault-user.js',
@@ -68,8 +70,11 @@ export const SHELL_FILES = Object.freeze([
   '/recorder/ui/wake-lock.js',
   '/scenes/attitude.js',
   '/sky/plot.js',
+  '/tasks/local.js',
+  '/tasks/model.js',
   '/styles/paths.css',
   '/styles/sky.css',
+  '/styles/tasks.css',
   '/styles/vault.css',
   '/vault/cache.js',
   '/vault/client.js',

@@ -1,0 +1,122 @@
+// Where the /tasks pages keep things on the phone and how they send them. An IndexedDB database
+// of their own (`waymark-tasks`): `outbox` holds the notes and photos that wait for the network
+// (written before anything is sent, so a closed tab loses nothing), `tasks` the last answer about
+// each task and the last list, so that the pages show them offline.
+import { ApiError, errorFromResponse } from '../app/api.js';
+import { createTaskOutbox, memoryOutboxStorage } from './model.js';
+
+/** @typedef {import('./model.js').OutboxItem} OutboxItem */
+/** @typedef {import('./model.js').OutboxStorage} OutboxStorage */
+
+const DATABASE = 'waymark-tasks';
+const OUTBOX = 'outbox';
+const TASKS = 'tasks';
+
+/** @type {Promise<IDBDatabase> | null} */
+let opening = null;
+
+function open() {
+  if (!opening) {
+    opening = new Promise((resolve, reject) => {
+      const request = indexedDB.open(DATABASE, 1);
+      request.onupgradeneeded = () => {
+        for (const name of [OUTBOX, TASKS]) {
+          if (!request.result.objectStoreNames.contains(name)) request.result.createObjectStore(name, { keyPath: 'id' });
+        }
+      };
+      request.onsuccess = () => {
+        const database = request.result;
+        database.onversionchange = () => { database.close(); opening = null; };
+        resolve(database);
+      };
+      request.onerror = () => { opening = null; reject(request.error); };
+    });
+  }
+  return opening;
+}
+
+/**
+ * @template T
+ * @param {string} store
+ * @param {IDBTransactionMode} mode
+ * @param {(objects: IDBObjectStore) => IDBRequest<T>} action
+ * @returns {Promise<T>}
+ */
+async function run(store, mode, action) {
+  const database = await open();
+  return new Promise((resolve, reject) => {
+    const transaction = database.transaction(store, mode);
+    const request = action(transaction.objectStore(store));
+    transaction.oncomplete = () => resolve(request.result);
+    transaction.onerror = () => reject(transaction.error);
+    transaction.onabort = () => reject(transaction.error);
+  });
+}
+
+const hasIndexedDB = () => typeof indexedDB !== 'undefined';
+
+/**
+ * Sends one item of the outbox with its Idempotency-Key: a note as PATCH, a photo as multipart.
+ * @param {OutboxItem} item
+ * @returns {Promise<any>}
+ */
+export async function sendOutboxItem(item) {
+  if (!navigator.onLine) throw new ApiError(0, 'offline', 'the browser is offline');
+  const path = `/api/v1/tasks/${encodeURIComponent(item.taskId)}`;
+  /** @type {RequestInit} */
+  let init;
+  if (item.kind === 'note') {
+    init = { method: 'PATCH', headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'Idempotency-Key': item.key }, body: JSON.stringify({ note: item.note ?? '' }) };
+  } else {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(item.fields ?? {})) form.append(name, value);
+    form.append('photo', new Blob([item.data ?? new ArrayBuffer(0)], { type: item.type }), item.name);
+    init = { method: 'POST', headers: { Accept: 'application/json', 'Idempotency-Key': item.key }, body: form };
+  }
+  let response;
+  try {
+    response = await fetch(item.kind === 'note' ? path : `${path}/photos`, { ...init, credentials: 'same-origin' });
+  } catch (error) {
+    throw new ApiError(0, 'offline', String(error));
+  }
+  const text = await response.text();
+  if (!response.ok) throw errorFromResponse(response.status, text, response.headers.get('Retry-After'));
+  return text === '' ? null : JSON.parse(text);
+}
+
+/** @type {import('./model.js').TaskOutbox | null} */
+let outbox = null;
+
+/** The phone's outbox of task changes (in memory when the browser has no IndexedDB). */
+export function taskOutbox() {
+  if (!outbox) {
+    /** @type {OutboxStorage} */
+    const storage = hasIndexedDB() ? {
+      all: () => run(OUTBOX, 'readonly', (objects) => objects.getAll()),
+      put: async (item) => { await run(OUTBOX, 'readwrite', (objects) => objects.put(item)); },
+      delete: async (id) => { await run(OUTBOX, 'readwrite', (objects) => objects.delete(id)); },
+    } : memoryOutboxStorage();
+    outbox = createTaskOutbox({ storage, send: sendOutboxItem });
+  }
+  return outbox;
+}
+
+/**
+ * Keeps the server's answer (a task, or the list under the id `list:<filter>`) for offline use.
+ * @param {string} id
+ * @param {any} value
+ */
+export async function remember(id, value) {
+  if (!hasIndexedDB()) return;
+  try { await run(TASKS, 'readwrite', (objects) => objects.put({ id, value })); } catch { /* only a cache */ }
+}
+
+/**
+ * What `remember` kept, or null.
+ * @param {string} id
+ * @returns {Promise<any>}
+ */
+export async function remembered(id) {
+  if (!hasIndexedDB()) return null;
+  try { return (await run(TASKS, 'readonly', (objects) => objects.get(id)))?.value ?? null; } catch { return null; }
+}
