@@ -171,11 +171,17 @@ def test_a_task_is_handed_out_done_returned_and_done_again(phone_for, api, tmp_p
     waiting = page.locator(".task-waiting")
     expect(waiting).to_have_text(m["task.waiting"].replace("{what}", m["task.waiting.photos"].replace("{count}", "1")))
     expect(page.locator(".task-photo-waiting")).to_contain_text(m["task.photo.waiting"])
+    page.get_by_label(m["task.note"], exact=True).fill("Post found, leaning west; taken again from the road.")
+    page.get_by_role("button", name=m["task.note.save"]).click()
+    both = m["task.waiting"].replace("{what}", m["task.waiting.note"] + ", " + m["task.waiting.photos"].replace("{count}", "1"))
+    expect(waiting).to_have_text(both)
     top(user, "5-waiting-offline")
     page.reload()
     expect(page.get_by_role("heading", level=1)).to_have_text("Field 7 boundary")
-    expect(waiting).to_have_text(m["task.waiting"].replace("{what}", m["task.waiting.photos"].replace("{count}", "1")))
-    assert len(task_through_api(api, user_token, task_id)["photos"]) == 1, "nothing arrived while offline"
+    expect(waiting).to_have_text(both)
+    expect(page.get_by_label(m["task.note"], exact=True)).to_have_value("Post found, leaning west; taken again from the road.")
+    kept = task_through_api(api, user_token, task_id)
+    assert len(kept["photos"]) == 1 and kept["note"] == "Post found, leaning west.", "nothing arrived while offline"
     with page.expect_response(lambda r: r.url.endswith(f"/tasks/{task_id}/photos") and r.request.method == "POST" and r.status == 201):
         user.context.set_offline(False)
     expect(waiting).to_be_hidden()
@@ -184,6 +190,7 @@ def test_a_task_is_handed_out_done_returned_and_done_again(phone_for, api, tmp_p
     page.wait_for_timeout(500)
     after = task_through_api(api, user_token, task_id)
     assert len(after["photos"]) == 2, "the offline photo arrived once"
+    assert after["note"] == "Post found, leaning west; taken again from the road."
     assert len(posts) == 1 and posts[0], f"one upload with an Idempotency-Key: {posts}"
 
     # Sent again; the history says who did what, oldest first.
@@ -208,7 +215,7 @@ def test_a_task_is_handed_out_done_returned_and_done_again(phone_for, api, tmp_p
     expect(page.get_by_role("heading", name=de["task.history"])).to_be_visible()
     expect(facts.locator(".task-status")).to_have_text(f"✓ {de['tasks.status.data_provided']}")
     expect(page.get_by_text(de["task.returnReason"])).to_have_count(0)
-    expect(page.get_by_label(de["task.note"], exact=True)).to_have_value("Post found, leaning west.")
+    expect(page.get_by_label(de["task.note"], exact=True)).to_have_value("Post found, leaning west; taken again from the road.")
     top(user, "7-german")
     page.goto("/tasks")
     expect(page.get_by_role("heading", level=1)).to_have_text(de["tasks.title"])
