@@ -35,7 +35,7 @@ test: bootstrap
 	@echo "== the recorder against real time (gpsd, replays, a terminal, SIGKILL), apart from the busy tests above"
 	$(SWIFT) test --skip-build --filter '$(REALTIME_TESTS)'
 	@echo "== the route service's tests again, on a throwaway PostgreSQL"
-	WAYMARK_REQUIRE_POSTGRES=1 scripts/with-postgres $(SWIFT) test --skip-build --filter 'WaymarkServerTests|ServeEndToEnd|UsersCommand|PhotosCommand'
+	WAYMARK_REQUIRE_POSTGRES=1 scripts/with-postgres $(SWIFT) test --skip-build --filter 'WaymarkServerTests|ServeEndToEnd|UsersCommand|PhotosCommand|TasksCommand|VerifyReceipt'
 	@echo "== the running server against its OpenAPI document (schemathesis), SQLite then PostgreSQL"
 	scripts/api-check
 	scripts/with-postgres scripts/api-check
