@@ -6,6 +6,7 @@
 // second path. Storage and sending are injected: the page uses IndexedDB and fetch, the unit
 // tests plain objects.
 import { geodesicEdge, polygonMeasure } from '../inspection/geometry.js';
+import { isTransient } from '../photos/upload-queue.js';
 
 /** A new point is taken when at least this long has passed since the last one (ms): about one a second. */
 export const POINT_INTERVAL_MS = 900;
@@ -99,17 +100,6 @@ export function formatArea(squareMetres, language) {
 export function formatLength(metres, language) {
   if (metres >= 10000) return `${new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(metres / 1000)} km`;
   return `${new Intl.NumberFormat(language, { maximumFractionDigits: metres < 100 ? 1 : 0 }).format(metres)} m`;
-}
-
-/**
- * Whether a failed send should simply be repeated later: no answer (offline), a timeout, too
- * many requests, or a server that is down for a moment. Anything else the server refused waits
- * for the person (Send again, or Delete).
- * @param {{status?: number}} error
- */
-export function isTransient(error) {
-  const status = typeof error?.status === 'number' ? error.status : 0;
-  return status === 0 || status === 408 || status === 429 || status === 502 || status === 503 || status === 504;
 }
 
 /**

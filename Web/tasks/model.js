@@ -4,6 +4,7 @@
 // note and added photos — that wait until the server has them, each with its own
 // Idempotency-Key for every attempt, so a resend after a lost answer never adds a photo twice.
 // Storage and sending are injected: the pages use IndexedDB and fetch, the unit tests plain objects.
+import { isTransient } from '../photos/upload-queue.js';
 
 /** @typedef {'new' | 'open' | 'data_provided' | 'returned'} TaskStatus */
 
@@ -93,17 +94,6 @@ export function newTaskBody(form) {
  * @typedef {(item: OutboxItem) => Promise<any>} OutboxSender resolves with the server's answer;
  *   rejects with an error that has `status` (0: no network)
  */
-
-/**
- * Whether a failed send should simply be repeated later: no answer (offline), a timeout, too
- * many requests, or a server that is down for a moment. Anything else the server refused is
- * kept with its reason until the person discards it.
- * @param {{status?: number}} error
- */
-export function isTransient(error) {
-  const status = typeof error?.status === 'number' ? error.status : 0;
-  return status === 0 || status === 408 || status === 429 || status === 502 || status === 503 || status === 504;
-}
 
 /**
  * The changes made on the phone that wait for the server, oldest first.

@@ -5,7 +5,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { STATUSES, statusView, isEditable, unsentPhotoIds, formatDue, newTaskBody, createTaskOutbox, memoryOutboxStorage, isTransient } from '../../../Web/tasks/model.js';
+import { STATUSES, statusView, isEditable, unsentPhotoIds, formatDue, newTaskBody, createTaskOutbox, memoryOutboxStorage } from '../../../Web/tasks/model.js';
+import { isTransient } from '../../../Web/photos/upload-queue.js';
 
 const en = JSON.parse(readFileSync(new URL('../../../Web/i18n/en.json', import.meta.url), 'utf8'));
 const de = JSON.parse(readFileSync(new URL('../../../Web/i18n/de.json', import.meta.url), 'utf8'));
