@@ -39,7 +39,7 @@ extension PlatformClient {
 
     /// Sends `body` as JSON (none when `nil`) and decodes the answer of status `expecting`;
     /// any other answer is a ``WaymarkClientError``.
-    private func json<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Body?, expecting: Int) async throws -> Answer {
+    func json<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Body?, expecting: Int) async throws -> Answer {
         let bytes = try body.map { ByteBuffer(bytes: try JSONEncoder().encode($0)) } ?? ByteBuffer()
         let (status, data) = try await send(method, path, body: bytes, contentType: "application/json", extra: [])
         guard status == expecting else { throw WaymarkClientError.from(status: status, body: data) }

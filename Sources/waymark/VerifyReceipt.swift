@@ -1,10 +1,8 @@
 import ArgumentParser
 import Foundation
 import WaymarkAPI
+import WaymarkClient
 import WaymarkCore
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// `waymark verify-receipt`: checks a photo's signed receipt (DESIGN §3.10).
 struct VerifyReceipt: AsyncParsableCommand {
@@ -131,27 +129,12 @@ struct VerifyReceipt: AsyncParsableCommand {
         return url
     }
 
-    /// The server's published receipt key (`GET /api/v1/receipts/public-key`).
+    /// The server's published receipt key, as raw bytes.
     private static func fetchKey(_ server: URL) async throws -> Data {
-        let base = server.absoluteString.hasSuffix("/") ? String(server.absoluteString.dropLast()) : server.absoluteString
-        guard let url = URL(string: base + "/api/v1/receipts/public-key") else { throw KeyFetchError("not a URL") }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 30
-        let (data, response): (Data, URLResponse) = try await withCheckedThrowingContinuation { continuation in
-            URLSession.shared.dataTask(with: request) { data, response, error in
-                if let data, let response {
-                    continuation.resume(returning: (data, response))
-                } else {
-                    continuation.resume(throwing: KeyFetchError(error.map { ($0 as NSError).localizedDescription } ?? "no answer"))
-                }
-            }.resume()
+        let key = try await PlatformClient(serverURL: server, retry: RetryPolicy(maxAttempts: 2), requestTimeout: 30).receiptPublicKey()
+        guard key.algorithm == PhotoReceipt.algorithm, let raw = Data(base64Encoded: key.publicKey), raw.count == 32 else {
+            throw KeyFetchError("its answer is not a receipt key")
         }
-        guard let status = (response as? HTTPURLResponse)?.statusCode, status == 200 else {
-            throw KeyFetchError("it answered HTTP \((response as? HTTPURLResponse)?.statusCode ?? 0); is it a Waymark server that signs receipts?")
-        }
-        guard let key = try? JSONDecoder().decode(ReceiptPublicKeyDTO.self, from: data), key.algorithm == PhotoReceipt.algorithm,
-              let raw = Data(base64Encoded: key.publicKey), raw.count == 32
-        else { throw KeyFetchError("its answer is not a receipt key") }
         return raw
     }
 
