@@ -44,6 +44,7 @@ export const SHELL_FILES = Object.freeze([
   '/app/pages/vault.js',
   '/app/pages/vault-module.js',
   '/app/pages/vault-user.js',
+  '/inspection/camera-model.js',
   '/inspection/fixes.js',
   '/inspection/geometry.js',
   '/inspection/nmea.js',

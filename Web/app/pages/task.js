@@ -167,7 +167,9 @@ export async function render(root, context) {
     return el('section', { class: 'card task-photos-section', 'aria-labelledby': 'task-photos-heading' },
       el('h2', { id: 'task-photos-heading' }, t('task.photos', { count: photos.length })),
       items.length > 0 ? el('ul', { class: 'task-photo-list' }, ...items) : el('p', { class: 'hint' }, t('task.noPhotos')),
-      editable ? el('p', { class: 'actions' }, el('label', { for: fileId, class: 'button camera' }, t('task.photo.add')), file) : null);
+      editable ? el('p', { class: 'actions' },
+        el('a', { class: 'button primary task-camera', href: `/tasks/${encodeURIComponent(id)}/camera` }, t('task.camera')),
+        el('label', { for: fileId, class: 'button camera' }, t('task.photo.add')), file) : null);
   }
 
   /** @param {OutboxItem[]} waiting */
