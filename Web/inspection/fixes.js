@@ -30,6 +30,8 @@ let receiver = null;
 
 /** @type {Set<() => void>} */
 const changeListeners = new Set();
+/** @type {Set<(source: Receiver | null) => void>} */
+const sourceListeners = new Set();
 
 /** The external receiver now in use, or null for the phone's own location service. */
 export function externalReceiver() {
@@ -43,7 +45,20 @@ export function externalReceiver() {
  */
 export function useExternalReceiver(source) {
   receiver = source;
+  // Pages hear of the new source before its first fix (a receiver hands its last fix at once).
+  for (const listener of [...sourceListeners]) listener(source);
   for (const listener of [...changeListeners]) listener();
+}
+
+/**
+ * Calls `listener` whenever the source changes (a receiver, or null for the phone), until the
+ * returned function is called; the main screen says where the position comes from.
+ * @param {(source: Receiver | null) => void} listener
+ * @returns {() => void}
+ */
+export function onSourceChange(listener) {
+  sourceListeners.add(listener);
+  return () => { sourceListeners.delete(listener); };
 }
 
 /**
