@@ -56,7 +56,8 @@ async function run(store, mode, action) {
 const hasIndexedDB = () => typeof indexedDB !== 'undefined';
 
 /**
- * Sends one item of the outbox with its Idempotency-Key: a note as PATCH, a photo as multipart.
+ * Sends one item of the outbox with its Idempotency-Key: a note as PATCH, a photo as multipart,
+ * the send as POST …/send.
  * @param {OutboxItem} item
  * @returns {Promise<any>}
  */
@@ -67,6 +68,8 @@ export async function sendOutboxItem(item) {
   let init;
   if (item.kind === 'note') {
     init = { method: 'PATCH', headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'Idempotency-Key': item.key }, body: JSON.stringify({ note: item.note ?? '' }) };
+  } else if (item.kind === 'send') {
+    init = { method: 'POST', headers: { Accept: 'application/json' } };
   } else {
     const form = new FormData();
     for (const [name, value] of Object.entries(item.fields ?? {})) form.append(name, value);
@@ -75,7 +78,8 @@ export async function sendOutboxItem(item) {
   }
   let response;
   try {
-    response = await fetch(item.kind === 'note' ? path : `${path}/photos`, { ...init, credentials: 'same-origin' });
+    const target = { note: path, photo: `${path}/photos`, send: `${path}/send` }[item.kind];
+    response = await fetch(target, { ...init, credentials: 'same-origin' });
   } catch (error) {
     throw new ApiError(0, 'offline', String(error));
   }

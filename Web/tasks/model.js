@@ -85,10 +85,11 @@ export function newTaskBody(form) {
 
 /**
  * @typedef {{status: number, code: string, reason: string}} OutboxError
- * @typedef {{id: string, key: string, taskId: string, kind: 'note' | 'photo', createdAt: number,
+ * @typedef {{id: string, key: string, taskId: string, kind: 'note' | 'photo' | 'send', createdAt: number,
  *   state: 'waiting' | 'failed', note?: string, data?: ArrayBuffer | Blob, name?: string, type?: string,
  *   fields?: Record<string, string>, error: OutboxError | null}} OutboxItem
- *   a note (PATCH) or a photo (POST …/photos, multipart with `fields`) for the task `taskId`
+ *   a note (PATCH), a photo (POST …/photos, multipart with `fields`) or the send (POST …/send,
+ *   after everything queued before it) for the task `taskId`
  * @typedef {{all: () => Promise<OutboxItem[]>, put: (item: OutboxItem) => Promise<void>,
  *   delete: (id: string) => Promise<void>}} OutboxStorage
  * @typedef {(item: OutboxItem) => Promise<any>} OutboxSender resolves with the server's answer;
@@ -123,6 +124,7 @@ export function createTaskOutbox({ storage, send, newId = () => crypto.randomUUI
     /** @type {OutboxItem} */
     const item = { id: newId(), key: newId(), taskId, kind: 'note', createdAt: stamp(), state: 'waiting', note, error: null };
     await storage.put(item);
+    await keepSendLast(taskId);
     return item;
   }
 
@@ -135,11 +137,38 @@ export function createTaskOutbox({ storage, send, newId = () => crypto.randomUUI
     /** @type {OutboxItem} */
     const item = { id: newId(), key: newId(), taskId, kind: 'photo', createdAt: stamp(), state: 'waiting', data, name, type, fields: { ...fields }, error: null };
     await storage.put(item);
+    await keepSendLast(taskId);
     return item;
   }
 
   /**
-   * Sends one item with its Idempotency-Key: gone once the server has it.
+   * A change made while the task's send waits goes before the send (which would otherwise close
+   * the task to it).
+   * @param {string} taskId
+   */
+  async function keepSendLast(taskId) {
+    const waiting = (await list(taskId)).find((item) => item.kind === 'send' && item.state === 'waiting');
+    if (waiting) await storage.put({ ...waiting, createdAt: stamp() });
+  }
+
+  /**
+   * Keeps the task's send, to go after its note and photos that wait (once: a send already
+   * waiting is the one kept).
+   * @param {string} taskId
+   */
+  async function queueSend(taskId) {
+    if (draining) await draining;
+    const waiting = (await list(taskId)).find((item) => item.kind === 'send');
+    if (waiting) return waiting;
+    /** @type {OutboxItem} */
+    const item = { id: newId(), key: newId(), taskId, kind: 'send', createdAt: stamp(), state: 'waiting', error: null };
+    await storage.put(item);
+    return item;
+  }
+
+  /**
+   * Sends one item with its Idempotency-Key: gone once the server has it. A send the server
+   * answers with task_already_sent has arrived before (its answer was lost with the network).
    * @param {OutboxItem} item
    * @returns {Promise<'sent' | 'waiting' | 'failed'>}
    */
@@ -150,6 +179,10 @@ export function createTaskOutbox({ storage, send, newId = () => crypto.randomUUI
       return 'sent';
     } catch (failure) {
       const error = /** @type {any} */ (failure);
+      if (item.kind === 'send' && error?.code === 'task_already_sent') {
+        await storage.delete(item.id);
+        return 'sent';
+      }
       item.error = { status: typeof error?.status === 'number' ? error.status : 0, code: String(error?.code ?? 'offline'), reason: String(error?.reason ?? error?.message ?? '') };
       item.state = isTransient(error) ? 'waiting' : 'failed';
       await storage.put(item);
@@ -187,7 +220,7 @@ export function createTaskOutbox({ storage, send, newId = () => crypto.randomUUI
     await storage.delete(id);
   }
 
-  return { list, setNote, addPhoto, drain, discard };
+  return { list, setNote, addPhoto, queueSend, drain, discard };
 }
 
 /** @typedef {ReturnType<typeof createTaskOutbox>} TaskOutbox */

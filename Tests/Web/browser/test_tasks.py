@@ -3,7 +3,7 @@ server: an officer hands a task to a user in the page (a refusal shows the serve
 user opens it (new → open), writes a note, adds two photos with the camera input, deletes one
 (asked first) and sends it; the officer returns it with a reason; the user reads the reason, adds a
 photo offline — it waits on the phone, through a reload too — and it arrives once when the network
-is back, then sends again. German labels on the task page; signed out, a sign-in prompt."""
+is back, then sends again offline: the send waits too and goes once the network is back. German labels on the task page; signed out, a sign-in prompt."""
 import subprocess
 
 from playwright.sync_api import expect
@@ -193,11 +193,25 @@ def test_a_task_is_handed_out_done_returned_and_done_again(phone_for, api, tmp_p
     assert after["note"] == "Post found, leaning west; taken again from the road."
     assert len(posts) == 1 and posts[0], f"one upload with an Idempotency-Key: {posts}"
 
-    # Sent again; the history says who did what, oldest first.
+    # Sent again, offline: the send waits on the phone (through a reload) and goes once when the
+    # network is back; the history says who did what, oldest first.
+    sends = []
+    page.on("request", lambda r: sends.append(r.url) if r.url.endswith(f"/tasks/{task_id}/send") and r.method == "POST" else None)
+    user.context.set_offline(True)
     page.once("dialog", lambda dialog: dialog.accept())
-    with page.expect_response(lambda r: r.url.endswith("/send") and r.status == 200):
-        page.get_by_role("button", name=m["task.send"], exact=True).click()
+    page.get_by_role("button", name=m["task.send"], exact=True).click()
+    expect(page.locator(".task-send-section")).to_contain_text(m["task.send.queued"])
+    expect(waiting).to_have_text(m["task.waiting"].replace("{what}", m["task.waiting.send"]))
+    expect(page.get_by_role("button", name=m["task.send"], exact=True)).to_be_disabled()
+    top(user, "6-send-waiting-offline")
+    page.reload()
+    expect(waiting).to_have_text(m["task.waiting"].replace("{what}", m["task.waiting.send"]))
+    assert task_through_api(api, user_token, task_id)["status"] == "returned", "nothing was sent while offline"
+    with page.expect_response(lambda r: r.url.endswith(f"/tasks/{task_id}/send") and r.status == 200):
+        user.context.set_offline(False)
     expect(facts.locator(".task-status")).to_contain_text(status_text(m, "data_provided"))
+    expect(waiting).to_be_hidden()
+    assert len(sends) == 1, f"one send: {sends}"
     history = page.locator(".task-history-list li")
     expect(history).to_have_count(5)
     expect(history.nth(0)).to_contain_text(m["task.history.created"])
@@ -206,7 +220,7 @@ def test_a_task_is_handed_out_done_returned_and_done_again(phone_for, api, tmp_p
     expect(history.nth(3)).to_contain_text(status_text(m, "returned"))
     expect(history.nth(3)).to_contain_text("take it from the road")
     expect(history.nth(4)).to_contain_text(user_name)
-    top(user, "6-sent-again")
+    top(user, "7-sent-again")
     assert task_through_api(api, user_token, task_id)["status"] == "data_provided"
 
     # German labels on the same page.
@@ -216,7 +230,7 @@ def test_a_task_is_handed_out_done_returned_and_done_again(phone_for, api, tmp_p
     expect(facts.locator(".task-status")).to_have_text(f"✓ {de['tasks.status.data_provided']}")
     expect(page.get_by_text(de["task.returnReason"])).to_have_count(0)
     expect(page.get_by_label(de["task.note"], exact=True)).to_have_value("Post found, leaning west; taken again from the road.")
-    top(user, "7-german")
+    top(user, "8-german")
     page.goto("/tasks")
     expect(page.get_by_role("heading", level=1)).to_have_text(de["tasks.title"])
     expect(page.locator(f".task-item[data-id='{task_id}']")).to_contain_text(de["tasks.photoCount"].replace("{count}", "2"))

@@ -112,3 +112,42 @@ test('a change the server refuses is kept with its reason, not retried, until di
   await outbox.discard(item.id);
   assert.deepEqual(await outbox.list(), []);
 });
+
+test('a send queued offline goes once, after the note and photos queued before it', async () => {
+  const storage = memoryOutboxStorage();
+  /** @type {string[]} */
+  const sent = [];
+  let online = false;
+  let answerLost = false;
+  const send = async (item) => {
+    if (!online) throw Object.assign(new Error('offline'), { status: 0, code: 'offline' });
+    if (item.kind === 'send' && sent.includes('send')) throw Object.assign(new Error('again'), { status: 409, code: 'task_already_sent', reason: 'This task was sent already.' });
+    sent.push(item.kind);
+    if (item.kind === 'send' && answerLost) { answerLost = false; throw Object.assign(new Error('reset'), { status: 0, code: 'offline' }); }
+    return {};
+  };
+  let clock = 1;
+  const outbox = createTaskOutbox({ storage, send, newId: counter(), now: () => clock++ });
+  await outbox.addPhoto('t3', { data: new ArrayBuffer(2), name: 'a.jpg', type: 'image/jpeg' });
+  await outbox.setNote('t3', 'done');
+  const first = await outbox.queueSend('t3');
+  const again = await outbox.queueSend('t3');
+  assert.equal(again.id, first.id, 'pressing Send twice queues one send');
+  assert.deepEqual((await outbox.list('t3')).map((item) => item.kind), ['photo', 'note', 'send']);
+  // A note changed and a photo taken while the send waits go before it.
+  await outbox.setNote('t3', 'done, really');
+  await outbox.addPhoto('t3', { data: new ArrayBuffer(3), name: 'b.jpg', type: 'image/jpeg' });
+  assert.deepEqual((await outbox.list('t3')).map((item) => item.kind), ['photo', 'note', 'photo', 'send']);
+  assert.equal((await outbox.list('t3'))[3].key, first.key, 'the same send, with its key');
+  assert.deepEqual(await outbox.drain(), { sent: 0, waiting: 4, failed: 0 });
+
+  // Back online, the send's answer is lost on the way: the send stays queued, and its retry,
+  // which the server answers with task_already_sent, counts as sent.
+  online = true;
+  answerLost = true;
+  assert.deepEqual(await outbox.drain(), { sent: 3, waiting: 1, failed: 0 });
+  assert.deepEqual(sent, ['photo', 'note', 'photo', 'send']);
+  assert.deepEqual(await outbox.drain(), { sent: 1, waiting: 0, failed: 0 });
+  assert.deepEqual(await outbox.list(), []);
+  assert.deepEqual(sent, ['photo', 'note', 'photo', 'send'], 'the server saw one send');
+});

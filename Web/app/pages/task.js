@@ -102,9 +102,11 @@ export async function render(root, context) {
   function showWaiting(waiting) {
     const notes = waiting.filter((item) => item.kind === 'note').length;
     const photos = waiting.filter((item) => item.kind === 'photo').length;
+    const sending = waiting.some((item) => item.kind === 'send');
     const failed = waiting.filter((item) => item.state === 'failed');
     waitingNote.hidden = waiting.length === 0;
-    const what = [notes > 0 ? t('task.waiting.note') : '', photos > 0 ? t('task.waiting.photos', { count: photos }) : ''].filter(Boolean).join(', ');
+    const what = [notes > 0 ? t('task.waiting.note') : '', photos > 0 ? t('task.waiting.photos', { count: photos }) : '',
+      sending ? t('task.waiting.send') : ''].filter(Boolean).join(', ');
     waitingNote.textContent = waiting.length === 0 ? '' : t('task.waiting', { what });
     if (failed.length > 0) waitingNote.textContent += ` ${t('task.waitingRefused', { reason: failed[0].error?.reason || failed[0].error?.code || '' })}`;
   }
@@ -175,22 +177,28 @@ export async function render(root, context) {
   /** @param {OutboxItem[]} waiting */
   function sendSection(waiting) {
     const send = el('button', { type: 'button', class: 'primary task-send' }, t('task.send'));
+    const queued = waiting.some((item) => item.kind === 'send' && item.state === 'waiting');
+    send.disabled = queued;
     send.addEventListener('click', async () => {
       if (!window.confirm(t('task.send.confirm', { name: task.name }))) return;
       send.disabled = true;
+      // The send waits in the outbox behind the note and photos, so it goes after them, offline too.
+      await outbox.queueSend(id);
       await flush(false);
-      if ((await outbox.list(id)).length > 0) { problem.textContent = t('task.send.waitFirst'); send.disabled = false; return; }
-      try {
-        await api.post(`${base}/send`);
+      const left = (await outbox.list(id)).find((item) => item.kind === 'send');
+      if (!left) {
         announce(t('task.sent'));
         await load();
-      } catch (failure) {
-        problem.textContent = refusalText(failure);
+      } else if (left.state === 'failed') {
+        problem.textContent = left.error?.reason || left.error?.code || '';
+        await outbox.discard(left.id);
+      } else {
+        announce(t('task.send.queued'));
       }
       await draw();
     });
     return el('section', { class: 'card task-send-section' },
-      el('p', { class: 'hint' }, t(waiting.length > 0 ? 'task.send.hintWaiting' : 'task.send.hint')),
+      el('p', { class: 'hint' }, t(queued ? 'task.send.queued' : waiting.length > 0 ? 'task.send.hintWaiting' : 'task.send.hint')),
       el('p', { class: 'actions' }, send));
   }
 
