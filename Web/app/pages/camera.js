@@ -203,6 +203,8 @@ export async function render(root, context) {
     });
     showReadout(fix, collected);
     showMissing(missing);
+    // Once motion data comes the sensors are allowed: the button is no longer needed.
+    if (motion.length > 0) allowMotion.hidden = true;
     if (countdownFrom !== null) {
       const step = countdownStep(countdownFrom, performance.now(), missing);
       if (step.state === 'counting') {
@@ -364,7 +366,6 @@ export async function render(root, context) {
       el('p', { class: 'actions' }, another,
         taskId ? el('a', { class: 'button', href: `/tasks/${encodeURIComponent(taskId)}` }, t('camera.toTask')) : null));
     result.hidden = false;
-    announce(text);
   }
 
   // A photo of this task that waited goes when the network is back, as on the task page.
