@@ -163,9 +163,17 @@ extension StoredRoute {
     }
 }
 
-/// Route ids: 16 random bytes as 22 characters of unpadded base64url.
+/// Route ids: 16 random bytes as 22 characters of unpadded base64url, never starting with `-`.
+/// People type or paste them as command-line arguments (`waymark routes export ID`), where a
+/// leading `-` reads as an option and the command stops with a usage error; one id in 64 began
+/// so. Drawing again keeps 128 bits minus a sliver of entropy.
 enum RouteID {
-    static func random() -> String { RandomToken.make(bytes: 16) }
+    static func random() -> String {
+        while true {
+            let id = RandomToken.make(bytes: 16)
+            if id.first != "-" { return id }
+        }
+    }
 }
 
 /// Random identifiers and secrets.
