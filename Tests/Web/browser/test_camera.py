@@ -7,7 +7,6 @@ as the sensors said and the centroid of the 10 fixes. A second photo is refused 
 shakes during the countdown (the reason on screen, nothing stored); offline a photo waits and
 arrives when the network is back. In German the stand-alone camera keeps a private photo through
 the upload queue. Screenshots of the camera ready, counting and refusing, in English and German."""
-import json
 import math
 import re
 
@@ -208,7 +207,8 @@ def test_evidence_photos_for_a_task_centroid_refusal_and_offline(camera_phone, a
     assert abs(photo["centroid"]["longitude"] - expected["longitude"]) < 1e-7
     assert abs(photo["latitude"] - fixes[-1]["latitude"]) < 1e-7, "the photo's place is the last fix"
     assert photo["visibility"] == "private"
-    print("first photo:", json.dumps(photo))
+    shown = page.evaluate("() => { const v = document.querySelector('video.camera-video'); return [v.videoWidth, v.videoHeight]; }")
+    assert photo["width"] * photo["height"] >= shown[0] * shown[1], f"the photo ({photo['width']}×{photo['height']}) has at least the preview's pixels {shown}"
 
     # A second photo: the phone shakes during the countdown, so it is refused and nothing is kept.
     page.get_by_role("button", name=m["camera.another"]).click()
@@ -247,10 +247,13 @@ def test_evidence_photos_for_a_task_centroid_refusal_and_offline(camera_phone, a
     assert photos[1]["centroid"]["samples"] == 10
 
     # Leaving the page stops the camera.
+    page.evaluate("() => { window.__track = document.querySelector('video.camera-video').srcObject.getVideoTracks()[0]; }")
+    assert page.evaluate("() => window.__track.readyState") == "live"
     page.get_by_role("link", name=m["camera.toTask"], exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Field 12 gate")
     expect(page.get_by_role("heading", name=m["task.photos"].replace("{count}", "2"))).to_be_visible()
     assert page.evaluate("() => document.querySelectorAll('video').length") == 0
+    assert page.evaluate("() => window.__track.readyState") == "ended", "the camera is stopped"
 
 
 def test_the_standalone_camera_in_german_keeps_a_private_photo(camera_phone, api, tmp_path):

@@ -291,8 +291,10 @@ export async function render(root, context) {
         refusal.hidden = false;
         return;
       }
-      const name = `waymark-${new Date(takenAt).toISOString().replace(/[:.]/g, '-')}.jpg`;
-      const photo = { data: await blob.arrayBuffer(), name, type: blob.type || 'image/jpeg', fields };
+      const type = blob.type || 'image/jpeg';
+      const extension = type === 'image/png' ? 'png' : type === 'image/webp' ? 'webp' : 'jpg';
+      const name = `waymark-${new Date(takenAt).toISOString().replace(/[:.]/g, '-')}.${extension}`;
+      const photo = { data: await blob.arrayBuffer(), name, type, fields };
       if (taskId) await keepForTask(taskId, photo);
       else await keepAlone(photo);
     } finally {
