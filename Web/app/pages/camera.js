@@ -136,7 +136,7 @@ export async function render(root, context) {
         audio: false,
         video: { facingMode: { ideal: 'environment' }, width: { ideal: 4096 }, height: { ideal: 3072 } },
       });
-      if (!alive) { for (const track of opened.getTracks()) track.stop(); return; }
+      if (!alive || !video.isConnected) { for (const track of opened.getTracks()) track.stop(); stop(); return; }
       stream = opened;
       video.srcObject = opened;
       await video.play().catch(() => { /* autoplay starts it */ });
@@ -195,6 +195,8 @@ export async function render(root, context) {
   let shownMissing = '';
   function tick() {
     if (!alive) return;
+    // Another page took <main> without this one's cleanup (it was left while it was still drawing).
+    if (!video.isConnected) { stop(); return; }
     const now = Date.now();
     const fix = fixes[fixes.length - 1] ?? null;
     const collected = settings.centroid ? centroidWindow(fixes, settings.samples) : null;
@@ -380,11 +382,10 @@ export async function render(root, context) {
   window.addEventListener('online', online);
 
   const timer = setInterval(tick, TICK_MS);
-  tick();
-  await startCamera();
-  tick();
 
-  return () => {
+  /** Stops the camera, the position, the sensors and the ticks (once). */
+  function stop() {
+    if (!alive) return;
     alive = false;
     clearInterval(timer);
     stopFixes();
@@ -394,7 +395,12 @@ export async function render(root, context) {
     if (stream) for (const track of stream.getTracks()) track.stop();
     stream = null;
     video.srcObject = null;
-  };
+  }
+
+  tick();
+  // Not awaited: the page's cleanup must be in place while the browser still asks for the camera.
+  void startCamera().then(tick);
+  return stop;
 }
 
 /**
