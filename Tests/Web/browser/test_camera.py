@@ -3,9 +3,9 @@ server, with Chromium's fake camera, emulated positions and device orientation a
 sent from the test as a phone's sensors would send them. An officer hands a task to a user; the
 user opens the camera with the centroid on (N = 10): 10 fixes arrive, "samples 10/10" shows, the
 phone is still, the shutter counts down and the photo is on the task with the azimuth and tilt
-as the sensors said and the centroid of the 10 fixes. A second photo is refused because the phone
-shakes during the countdown (the reason on screen, nothing stored); offline a photo waits and
-arrives when the network is back. In German the stand-alone camera keeps a private photo through
+as the sensors said and the centroid of the 10 fixes. Then offline: a second photo is refused
+because the phone shakes during the countdown (the reason on screen, nothing stored), and a third
+waits on the phone and arrives when the network is back. In German the stand-alone camera keeps a private photo through
 the upload queue. Screenshots of the camera ready, counting and refusing, in English and German."""
 import math
 import re
@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import CHROMIUM, messages, open_phone, username
+from conftest import CHROMIUM, messages, open_phone, username, wait_for_service_worker
 from flows import sign_in
 from photos_flows import PASSWORD, here, offset
 from test_tasks import make_officer, make_user, task_through_api
@@ -210,7 +210,10 @@ def test_evidence_photos_for_a_task_centroid_refusal_and_offline(camera_phone, a
     shown = page.evaluate("() => { const v = document.querySelector('video.camera-video'); return [v.videoWidth, v.videoHeight]; }")
     assert photo["width"] * photo["height"] >= shown[0] * shown[1], f"the photo ({photo['width']}×{photo['height']}) has at least the preview's pixels {shown}"
 
-    # A second photo: the phone shakes during the countdown, so it is refused and nothing is kept.
+    # Offline from here on, as in a field. A second photo: the phone shakes during the countdown,
+    # so it is refused and nothing is kept.
+    wait_for_service_worker(page)
+    phone.context.set_offline(True)
     page.get_by_role("button", name=m["camera.another"]).click()
     send_fixes(phone, [{**offset(spot, north=1, east=-2), "accuracy": 4}])
     expect(shutter).to_be_enabled()
@@ -231,11 +234,10 @@ def test_evidence_photos_for_a_task_centroid_refusal_and_offline(camera_phone, a
       return (await taskOutbox().list()).length;
     }""") == 0, "nor waiting on the phone"
 
-    # Offline: the photo waits on the phone and arrives when the network is back.
+    # Still offline, a photo that is taken waits on the phone and arrives when the network is back.
     sensors(page, shake=0.03)
     send_fixes(phone, [{**offset(spot, north=-1, east=1), "accuracy": 4}])
     expect(shutter).to_be_enabled()
-    phone.context.set_offline(True)
     shutter.click()
     expect(page.locator(".camera-result")).to_contain_text(m["camera.stored.waiting"], timeout=15000)
     assert len(task_through_api(api, user_token, task_id)["photos"]) == 1, "nothing arrived while offline"
