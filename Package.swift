@@ -69,10 +69,15 @@ let package = Package(
             name: "CVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"]), .brew(["vips"])]
         ),
-        // The one C++ shim: a plain C API over exiv2, zxing-cpp, libjpeg-turbo, libqrencode, libheif and libsodium.
+        // The PDF of a photo (DESIGN §3.10): cairo's PDF surface, written to memory.
+        .systemLibrary(
+            name: "CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]
+        ),
+        // The one C++ shim: a plain C API over exiv2, zxing-cpp, libjpeg-turbo, libqrencode, libheif, libsodium, libvips and cairo.
         .target(
             name: "CWaymarkMedia",
-            dependencies: ["CExiv2", "CZXing", "CTurboJPEG", "CQREncode", "CHeif", "CSodium", "CVips"]
+            dependencies: ["CExiv2", "CZXing", "CTurboJPEG", "CQREncode", "CHeif", "CSodium", "CVips", "CCairo"]
         ),
         // Photos on disk: metadata, QR search, safe writing, the tagging pipeline.
         .target(

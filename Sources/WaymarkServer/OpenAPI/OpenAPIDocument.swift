@@ -803,20 +803,38 @@ paths:
           $ref: "#/components/responses/InternalError"
     get:
       operationId: getPhoto
-      summary: One photo; another account's private photo answers 404.
+      summary: One photo, or its PDF (/api/v1/photos/{id}.pdf); another account's private photo answers 404.
+      description: |
+        /api/v1/photos/{id}.pdf answers the photo as a PDF to download (DESIGN §3.10; one route,
+        as Vapor's router matches whole segments): one A4 page, more when the data is long, with
+        the title; the photo (its large derivative, embedded as the JPEG it is); its id, owner,
+        capture and upload times, latitude, longitude, altitude, accuracy, azimuth, tilt,
+        centroid and samples, size, type and task; the signed receipt (SHA-256 of the image and
+        of the metadata, time received, Ed25519 signature and public key) with how to check it
+        (waymark verify-receipt); and two vector maps drawn by the server, without tiles: the
+        accuracy circle, the camera's view wedge and the centroid around the photo's point, and
+        the nearest places of the offline gazetteer ("No position" for a photo without a place).
+        The receipt and the task are in it only for the photo's owner, officers and admins, who
+        may read them elsewhere too.
       security:
         - {}
         - bearer: []
         - sessionCookie: []
       parameters:
-        - {name: photo_id, in: path, required: true, schema: {type: string}}
+        - {name: photo_id, in: path, required: true, description: "The photo's id; followed by .pdf, its PDF.", schema: {type: string}}
       responses:
         "200":
-          description: The photo.
+          description: The photo (JSON), or its PDF for an id ending in .pdf.
+          headers:
+            Content-Disposition:
+              description: "For the PDF: attachment; filename=\"<the photo's title>.pdf\"; filename*=UTF-8''… (the title made safe for file names)"
+              schema: {type: string}
           content:
             application/json:
               schema:
                 $ref: "#/components/schemas/Photo"
+            application/pdf:
+              schema: {type: string, format: binary}
         "404":
           description: "No such photo, or one the viewer may not see (not_found)."
           content:

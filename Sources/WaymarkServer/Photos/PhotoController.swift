@@ -12,6 +12,8 @@ struct PhotoController: Sendable {
     let accounts: any AccountStore
     let blobs: any BlobStore
     let uploader: PhotoUploader
+    /// The gazetteer's places for the maps of photos' PDFs, loaded when the first is asked for.
+    let pdfPlaces = PhotoPDFPlaces()
 
     /// Registers the routes on a builder whose requests may carry a session (none is required to
     /// browse); writes need a signed-in account.
@@ -19,6 +21,7 @@ struct PhotoController: Sendable {
         let api = routes.grouped("api", "v1", "photos")
         api.get("nearby", use: nearby)
         api.get("clusters", ":z", ":x", ":y", use: clusters)
+        // Also /api/v1/photos/{id}.pdf (``pdf(_:id:)``): Vapor's router matches whole segments.
         api.get(":photo_id", use: find)
         api.get(":photo_id", "image", ":size", use: image)
         let owner = api.grouped(SignedInUser.required)
@@ -29,6 +32,9 @@ struct PhotoController: Sendable {
     }
 
     @Sendable func find(_ request: Request) async throws -> Response {
+        if let parameter = request.parameters.get("photo_id"), parameter.hasSuffix(Self.pdfSuffix) {
+            return try await pdf(request, id: String(parameter.dropLast(Self.pdfSuffix.count)))
+        }
         let viewer = request.auth.get(SignedInUser.self)?.account
         guard let id = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)),
               let photo = try await photos.photo(id: id), try await Self.mayView(photo, viewer: viewer, on: request.application.serverDatabase)
