@@ -1,11 +1,16 @@
 // The evidence camera's rules (issue #15 point 2, DESIGN §3.10, seed 003's Camera mode), apart
-// from the DOM so that node tests check them: where the back camera looks (azimuth from true
-// north and tilt above the horizon, from the device orientation), whether the phone is still
+// from the DOM so that node tests check them: where the back camera looks (azimuth from north
+// and tilt above the horizon, from the device orientation), whether the phone is still
 // (device motion under a threshold for 2 s), the centroid of the last N fixes, which conditions
 // keep the shutter from being enabled — always named in the same order, as message keys —, the
 // 5-second countdown that rejects the photo when a condition fails during it, and the upload
 // fields of a photo taken, with the centroid written exactly as the server's pattern wants it.
 // Web/app/pages/camera.js wires these to the camera, the sensors and the outboxes.
+//
+// North is the north of the browser's absolute orientation: phones take it from their
+// magnetometer (Android's rotation vector, Safari's webkitCompassHeading), so it is magnetic
+// north unless the phone corrects it; turning it into true north needs the magnetic declination
+// at the place (a geomagnetic model such as the WMM), which this module does not have yet.
 import { fromDeviceOrientation, rotationMatrix } from '../scenes/attitude.js';
 import { hullCentroid } from './geometry.js';
 
@@ -27,8 +32,8 @@ const VERTICAL = 1e-9;
 /**
  * Where the back camera looks.
  * @typedef {object} Direction
- * @property {number} azimuth degrees clockwise from north, 0 ≤ azimuth < 360 (true north when
- *   the angles are absolute)
+ * @property {number} azimuth degrees clockwise from north, 0 ≤ azimuth < 360 (the north of the
+ *   absolute orientation: see the top of this file)
  * @property {number} tilt degrees above the horizon, −90 (straight down) … 90 (straight up)
  * @property {boolean} vertical the camera looks straight up or down: the azimuth is then that
  *   of the top of the screen (what a compass app shows for a phone lying flat)
