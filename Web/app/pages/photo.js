@@ -1,5 +1,6 @@
 // `/photos/:id`: the photo, large, with its title, day and owner, its place on a small map,
-// Save (the large image as a download), stepping to the next/previous result of the search it
+// Save (the large image as a download), PDF (the server's report: the photo, its data, receipt
+// and a map, GET /api/v1/photos/{id}.pdf), stepping to the next/previous result of the search it
 // came from (arrow keys, swipe, links), and for its owner: title, visibility and delete.
 import { t, formatDate } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
@@ -92,6 +93,8 @@ export async function render(root, context) {
   const hasPlace = typeof photo.latitude === 'number' && typeof photo.longitude === 'number';
   const owner = photo.owner.displayName || photo.owner.username;
   const save = el('a', { class: 'button primary', href: photo.urls.large, download: downloadName(photo.title) }, t('photo.save'));
+  // The server names the file (Content-Disposition) and decides what the viewer may see in it.
+  const pdf = el('a', { class: 'button', href: `/api/v1/photos/${encodeURIComponent(photo.id)}.pdf`, download: '', 'aria-label': t('photo.pdf.label') }, t('photo.pdf'));
   const mapBox = hasPlace ? el('div', { class: 'photo-map', role: 'img', 'aria-label': t('photo.mapLabel') }) : null;
 
   const heading = el('h1', { class: 'photo-title' }, photo.title);
@@ -103,7 +106,7 @@ export async function render(root, context) {
       el('time', { datetime: new Date(photo.capturedAt * 1000).toISOString() }, formatDate(photo.capturedAt)),
       ' · ', t('photo.by', { name: owner }),
       badge),
-    el('p', { class: 'actions' }, save,
+    el('p', { class: 'actions' }, save, pdf,
       hasPlace ? el('a', { class: 'button', href: `/map?lat=${photo.latitude}&lon=${photo.longitude}&z=17` }, t('photo.onMap')) : null),
     stepper ?? '',
     mapBox ?? el('p', { class: 'hint' }, t('photo.noPlace')),
