@@ -284,6 +284,8 @@ export async function render(root, context) {
     taking = true;
     const takenAt = Date.now();
     const fields = uploadFields({ takenAt, fix: at.fix, direction: at.direction, centroid: at.centroid });
+    countdown.textContent = t('camera.taking');
+    countdown.hidden = false;
     try {
       let blob;
       try {
@@ -292,6 +294,9 @@ export async function render(root, context) {
         refusal.textContent = t('camera.captureFailed');
         refusal.hidden = false;
         return;
+      } finally {
+        countdown.hidden = true;
+        countdown.textContent = '';
       }
       const type = blob.type || 'image/jpeg';
       const extension = type === 'image/png' ? 'png' : type === 'image/webp' ? 'webp' : 'jpg';
