@@ -170,7 +170,7 @@ function receiverSection() {
   }
   const baudId = uniqueId('inspection-baud');
   const baud = el('select', { id: baudId, name: 'baudRate', 'aria-describedby': `${baudId}-hint` },
-    ...BAUD_RATES.map((rate) => el('option', { value: String(rate), selected: rate === receiverState().baudRate }, number(rate, 0))));
+    ...BAUD_RATES.map((rate) => el('option', { value: String(rate), selected: rate === receiverState().baudRate }, String(rate))));
   const connect = el('button', { type: 'button', class: 'primary' }, t('inspection.receiver.connect'));
   const disconnect = el('button', { type: 'button' }, t('inspection.receiver.disconnect'));
   const status = el('p', { class: 'inspection-receiver-status', 'aria-live': 'polite' });

@@ -94,6 +94,11 @@ export function render(root) {
   /** @type {Map<string, string>} */
   const shown = new Map();
   let alive = true;
+  // iOS Safari gives motion events only after a permission asked from a tap; where a browser has
+  // that question, a button asks it until the sensors report.
+  const motionApi = /** @type {{requestPermission?: () => Promise<string>} | undefined} */ (/** @type {unknown} */ (window.DeviceMotionEvent));
+  const askMotion = typeof motionApi?.requestPermission === 'function' ? motionApi.requestPermission : null;
+  let motionAllowed = false;
 
   const list = el('ul', { class: 'inspection-lights' });
   const source = el('dd', { class: 'inspection-source' });
@@ -143,10 +148,14 @@ export function render(root) {
     const now = lights(seen);
     list.replaceChildren(...now.map(item));
     for (const light of now) {
+      // Announced: going offline and back, and the location turning red or back from red (not
+      // "waiting" and the first fix, which follow every start and every change of source).
       const before = shown.get(light.name);
-      if (before && before !== light.colour && ANNOUNCED.has(light.name)) announce(`${t(NAMES[light.name])}: ${t(light.key, light.params)}`);
+      const worth = light.name !== 'location' || light.colour === 'red' || before === 'red';
+      if (before && before !== light.colour && worth && ANNOUNCED.has(light.name)) announce(`${t(NAMES[light.name])}: ${t(light.key, light.params)}`);
       shown.set(light.name, light.colour);
     }
+    motionButton.hidden = !askMotion || motionAllowed || seen.motion === 'seen';
     source.textContent = sourceText(externalReceiver());
     none.hidden = fix !== null;
     facts.hidden = fix === null;
@@ -162,11 +171,12 @@ export function render(root) {
   }
 
   // The position: the same watch the camera uses, from the phone or the receiver.
-  const stopSource = onSourceChange(() => {
+  const stopSource = onSourceChange((next) => {
     fix = null;
     seen.location = 'waiting';
     seen.accuracy = null;
     draw();
+    announce(t('inspection.source.changed', { source: sourceText(next) }));
   });
   const stopFixes = watchFixes((next) => {
     fix = next;
@@ -193,15 +203,13 @@ export function render(root) {
   };
   window.addEventListener('devicemotion', onSensor);
   window.addEventListener('deviceorientation', onSensor);
-  // iOS Safari gives motion events only after a permission asked from a tap.
-  const permission = /** @type {{requestPermission?: () => Promise<string>}} */ (/** @type {unknown} */ (window.DeviceMotionEvent))?.requestPermission;
-  if (typeof permission === 'function') {
-    motionButton.hidden = false;
+  if (askMotion) {
     motionButton.addEventListener('click', () => {
-      permission.call(window.DeviceMotionEvent).then((answer) => {
-        motionButton.hidden = answer === 'granted';
-        if (answer !== 'granted') announce(t('inspection.motion.refused'));
-      }).catch(() => announce(t('inspection.motion.refused')));
+      askMotion.call(window.DeviceMotionEvent).then((answer) => {
+        motionAllowed = answer === 'granted';
+        if (!motionAllowed) announce(t('inspection.motion.refused'));
+        if (alive) draw();
+      }, () => announce(t('inspection.motion.refused')));
     });
   }
 
