@@ -240,10 +240,11 @@ def test_evidence_photos_for_a_task_centroid_refusal_and_offline(camera_phone, a
     expect(shutter).to_be_enabled()
     shutter.click()
     expect(page.locator(".camera-result")).to_contain_text(m["camera.stored.waiting"], timeout=15000)
+    phone.shot("4-waiting-offline")
     assert len(task_through_api(api, user_token, task_id)["photos"]) == 1, "nothing arrived while offline"
     with page.expect_response(lambda r: r.url.endswith(f"/api/v1/tasks/{task_id}/photos") and r.request.method == "POST" and r.status == 201):
         phone.context.set_offline(False)
-    page.wait_for_timeout(300)
+    expect(page.locator(".camera-result")).to_contain_text(m["camera.stored.sent"])
     photos = task_through_api(api, user_token, task_id)["photos"]
     assert len(photos) == 2, "the offline photo arrived once"
     assert photos[1]["centroid"]["samples"] == 10

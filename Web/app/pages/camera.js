@@ -86,6 +86,8 @@ export async function render(root, context) {
   /** @type {number | null} when the countdown started (performance.now()) */
   let countdownFrom = null;
   let taking = false;
+  /** @type {string | null} the outbox item of the last photo taken while it waits for the network */
+  let waitingId = null;
 
   // ---- The elements ----
   const video = el('video', { class: 'camera-video', autoplay: true, muted: true, playsinline: true, 'aria-label': t('camera.video') });
@@ -306,6 +308,7 @@ export async function render(root, context) {
       else await keepAlone(photo);
     } finally {
       taking = false;
+      tick();
     }
   }
 
@@ -342,6 +345,7 @@ export async function render(root, context) {
     }
     await outbox.drain();
     const left = (await outbox.list(id)).find((waiting) => waiting.id === item.id);
+    waitingId = left && left.state !== 'failed' ? left.id : null;
     if (!left) showResult(t('camera.stored.sent'));
     else if (left.state === 'failed') showResult(t('camera.stored.refused', { reason: left.error?.reason || left.error?.code || '' }), true);
     else showResult(t('camera.stored.waiting'));
@@ -380,8 +384,12 @@ export async function render(root, context) {
   // A photo of this task that waited goes when the network is back, as on the task page.
   const online = () => {
     if (!taskId) return;
-    void taskOutbox().drain().then((counts) => {
-      if (counts.sent > 0) announce(t('task.status.sent', { count: counts.sent }));
+    void taskOutbox().drain().then(async (counts) => {
+      if (counts.sent === 0 || !alive) return;
+      announce(t('task.status.sent', { count: counts.sent }));
+      // The photo this page said was waiting has gone too: say so where it said it waits.
+      const waiting = new Set((await taskOutbox().list(taskId)).map((item) => item.id));
+      if (waitingId !== null && !waiting.has(waitingId)) { waitingId = null; showResult(t('camera.stored.sent')); }
     });
   };
   window.addEventListener('online', online);
