@@ -123,12 +123,23 @@ def test_the_lights_turn_green_follow_the_network_and_the_threshold(phone_for):
     # The offline copy: green once the service worker is active.
     wait_for_service_worker(page)
     expect_light(page, m, "serviceWorker", "green", "inspection.light.serviceWorker.ready")
-    # Motion sensors: yellow until an event with a reading arrives (a desktop's all-null event does not count).
+    # Motion sensors: yellow until an event with a reading arrives (a desktop's all-null event does
+    # not count). Where the browser asks for them first (iOS Safari; this Chromium has the question
+    # too), a button asks: refused, it says what that means; allowed, it goes.
     expect_light(page, m, "motion", "yellow", "inspection.light.motion.waiting")
+    if page.evaluate("typeof DeviceMotionEvent.requestPermission === 'function'"):
+        allow = page.get_by_role("button", name=m["inspection.motion.allow"])
+        allow.click()
+        expect(page.locator("#status")).to_have_text(m["inspection.motion.refused"])
+        expect(allow).to_be_visible()
+        phone.context.grant_permissions(["accelerometer", "gyroscope", "magnetometer"])
+        allow.click()
+        expect(allow).to_be_hidden()
     page.evaluate("window.dispatchEvent(new DeviceMotionEvent('devicemotion', {}))")
     expect_light(page, m, "motion", "yellow", "inspection.light.motion.waiting")
     page.evaluate("window.dispatchEvent(new DeviceMotionEvent('devicemotion', { accelerationIncludingGravity: { x: 0.1, y: 9.7, z: 0.3 } }))")
     expect_light(page, m, "motion", "green", "inspection.light.motion.seen")
+    expect(page.get_by_role("button", name=m["inspection.motion.allow"])).to_be_hidden()
     # The camera: as the browser's device list says (this headless Chromium may have none).
     has_camera = page.evaluate("navigator.mediaDevices.enumerateDevices().then((list) => list.some((d) => d.kind === 'videoinput'))")
     if has_camera:

@@ -101,7 +101,6 @@ export function render(root) {
   let motionAllowed = false;
 
   const list = el('ul', { class: 'inspection-lights' });
-  const source = el('dd', { class: 'inspection-source' });
   const facts = el('dl', { class: 'facts inspection-fix' });
   const none = el('p', { class: 'hint inspection-nofix' }, t('inspection.position.none'));
   const motionButton = el('button', { type: 'button', hidden: true }, t('inspection.motion.allow'));
@@ -120,8 +119,7 @@ export function render(root) {
       el('p', { class: 'actions' }, motionButton)),
     el('section', { class: 'card', 'aria-labelledby': 'inspection-position-heading' },
       el('h2', { id: 'inspection-position-heading' }, t('inspection.position')),
-      el('dl', { class: 'facts' }, el('dt', {}, t('inspection.source')), source),
-      none, facts,
+      facts, none,
       el('p', { class: 'hint' }, el('a', { href: '/inspection/settings#receiver' }, t('inspection.position.receiverLink')))),
     el('nav', { class: 'inspection-modules', 'aria-label': t('inspection.modules') },
       el('ul', {},
@@ -156,18 +154,17 @@ export function render(root) {
       shown.set(light.name, light.colour);
     }
     motionButton.hidden = !askMotion || motionAllowed || seen.motion === 'seen';
-    source.textContent = sourceText(externalReceiver());
     none.hidden = fix !== null;
-    facts.hidden = fix === null;
+    const rows = [['inspection.source', sourceText(externalReceiver()), 'inspection-source']];
     if (fix) {
-      const rows = [
+      rows.push(
         ['inspection.position.coordinatesLabel', positionText(fix.latitude, fix.longitude), 'inspection-coordinates'],
         ['inspection.position.accuracy', t('inspection.position.metres', { value: number(fix.accuracy, 1) }), 'inspection-accuracy'],
         ['inspection.position.altitude', fix.altitude === null ? '—' : t('inspection.position.metres', { value: number(fix.altitude, 1) }), 'inspection-altitude'],
         ['inspection.position.time', fixTimeText(fix.time), 'inspection-time'],
-      ];
-      facts.replaceChildren(...rows.flatMap(([key, value, className]) => [el('dt', {}, t(key)), el('dd', { class: className }, value)]));
+      );
     }
+    facts.replaceChildren(...rows.flatMap(([key, value, className]) => [el('dt', {}, t(key)), el('dd', { class: className }, value)]));
   }
 
   // The position: the same watch the camera uses, from the phone or the receiver.
