@@ -150,6 +150,32 @@ struct PhotoPDFTests {
         }
     }
 
+    @Test("A task's private photo: the officer's PDF names the task and shows the receipt; another user's is 404", arguments: TestDatabase.all)
+    func officersTaskPhoto(database: TestDatabase) async throws {
+        let folder = try TemporaryFolder()
+        try await withServer(database) { server in
+            let olga = try await server.officer(uniqueName("olga"))
+            let ursa = try await server.register(uniqueName("ursa"))
+            let other = try await server.register(uniqueName("other"))
+            let task = try await server.createTask(olga.token, assignee: ursa.user.username, name: "Field 17, north boundary").decode(TaskDTO.self)
+            let added = try await server.addTaskPhoto(task.id, try TaskPhoto.jpeg(in: folder.url, "navy-gold"), token: ursa.token,
+                                                      fields: ["visibility": "private", "latitude": "46.0512", "longitude": "14.5061"])
+            #expect(added.status == .created, "\(added.text)")
+            let photo = try added.decode(PhotoDTO.self)
+            #expect(try await server.get("/api/v1/photos/\(photo.id).pdf", other.token).status == .notFound)
+
+            let answer = try await server.get("/api/v1/photos/\(photo.id).pdf", olga.token)
+            #expect(answer.status == .ok)
+            let pdf = folder.url.appendingPathComponent("task.pdf")
+            try Data(answer.body.readableBytesView).write(to: pdf)
+            let text = try Self.text(pdf)
+            // Its user has not opened it yet: it is new.
+            #expect(text.contains("Field 17, north boundary (new, due 2026-07-01)"), "\(text)")
+            #expect(text.filter { !$0.isWhitespace }.contains(photo.sha256), "the receipt, for the agency")
+            #expect(text.contains("123.5°"), "the task photo's azimuth")
+        }
+    }
+
     @Test("A photo without a place still gets a PDF; its map says there is no position", arguments: TestDatabase.all)
     func withoutPlace(database: TestDatabase) async throws {
         let folder = try TemporaryFolder()

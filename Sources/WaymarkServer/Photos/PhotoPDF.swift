@@ -134,6 +134,8 @@ enum PhotoPDF {
     static func rows(_ report: PhotoReport) -> [(label: String, value: String)] {
         let photo = report.photo
         var rows: [(String, String)] = [
+            // In full: the heading cuts a long one.
+            ("Title", photo.title),
             ("Photo id", photo.id.uuidString.lowercased()),
             ("Owner", report.owner.displayName.isEmpty ? report.owner.username : "\(report.owner.displayName) (\(report.owner.username))"),
             ("Taken", utc(photo.capturedAt)),
