@@ -107,7 +107,8 @@ export async function render(root, context) {
       el('dt', {}, t('camera.tilt')), place.tilt));
   const centre = { latitude: value('centroid-latitude'), longitude: value('centroid-longitude'), samples: value('samples') };
   const centroidBox = settings.centroid
-    ? el('section', { class: 'camera-box camera-centroid', 'aria-label': t('camera.centroid') },
+    ? el('section', { class: 'camera-box camera-centroid', 'aria-labelledby': 'camera-centroid-title' },
+      el('h2', { class: 'camera-box-title', id: 'camera-centroid-title' }, t('camera.centroid')),
       el('dl', {},
         el('dt', {}, t('camera.latitude')), centre.latitude,
         el('dt', {}, t('camera.longitude')), centre.longitude,
