@@ -82,6 +82,7 @@ export const SHELL_FILES = Object.freeze([
   '/recorder/ui/resume.js',
   '/recorder/ui/wake-lock.js',
   '/scenes/attitude.js',
+  '/scenes/format.js',
   '/sky/plot.js',
   '/tasks/local.js',
   '/tasks/model.js',

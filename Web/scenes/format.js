@@ -1,0 +1,233 @@
+// What the scene pages (/scenes, /scenes/:id, /me/scenes) compute before they draw (DESIGN §3.9,
+// seed 001 ch. 4–5): the searches they ask, a scene's title (its name, else its day), its
+// distance from the phone, its address line (the gazetteer's, else the coordinates), the
+// directions link the phone's own map app opens (Navigate), who may delete what, and whether the
+// first-run explanation of rephotography is still to be shown. Pure (no DOM, no i18n): unit-tested
+// in node.
+import { formatDistance, formatDay } from '../photos/format.js';
+import { geodesicDistance } from '../app/geodesy.js';
+
+/**
+ * @typedef {import('../photos/photo-card.js').Photo} Photo
+ * @typedef {{w: number, x: number, y: number, z: number}} Attitude
+ * @typedef {{line: string, place: string, region: string, country: string, countryCode: string,
+ *   distance: number, bearing: number | null, attribution: string}} SceneAddress
+ * @typedef {{photo: Photo, attitude: Attitude, heading: number | null, addedAt: number}} Rephotograph
+ * @typedef {{id: string, name: string | null, creator: {id: string, username: string, displayName: string},
+ *   latitude: number, longitude: number, accuracy: number | null, capturedAt: number, createdAt: number,
+ *   attitude: Attitude, heading: number | null, reference: Photo, feetShot: Photo | null,
+ *   rephotographCount: number, rephotographs?: Rephotograph[], address: SceneAddress | null, distance?: number}} Scene
+ * @typedef {{kind: 'reference' | 'rephotograph', photo: Photo, attitude: Attitude, heading: number | null}} TimelineEntry
+ * @typedef {{latitude: number, longitude: number}} Place
+ */
+
+/** The radius the Discover screen searches (the seed's API default). */
+export const DISCOVER_RADIUS = 2500;
+/** Scenes per page of the grid (two columns: an even number). */
+export const PAGE_SIZE = 20;
+
+/**
+ * The path and query of one page of scenes near a place (GET /api/v1/scenes).
+ * @param {{latitude: number, longitude: number, radius?: number, limit?: number, cursor?: string | null}} search
+ */
+export function nearbyScenesPath({ latitude, longitude, radius = DISCOVER_RADIUS, limit = PAGE_SIZE, cursor = null }) {
+  const query = new URLSearchParams({ latitude: latitude.toFixed(6), longitude: longitude.toFixed(6), radius: String(radius), limit: String(limit) });
+  if (cursor) query.set('cursor', cursor);
+  return `/api/v1/scenes?${query}`;
+}
+
+/**
+ * The path of one page of the signed-in person's scenes (GET /api/v1/me/scenes).
+ * @param {{limit?: number, cursor?: string | null}} [page]
+ */
+export function myScenesPath(page = {}) {
+  const { limit = PAGE_SIZE, cursor = null } = page;
+  const query = new URLSearchParams({ limit: String(limit) });
+  if (cursor) query.set('cursor', cursor);
+  return `/api/v1/me/scenes?${query}`;
+}
+
+/**
+ * The path of a scene, with the phone's place when known (the server then adds `distance`).
+ * @param {string} id
+ * @param {Place | null} [from]
+ */
+export function scenePath(id, from = null) {
+  const base = `/api/v1/scenes/${encodeURIComponent(id)}`;
+  if (!from) return base;
+  return `${base}?${new URLSearchParams({ latitude: from.latitude.toFixed(6), longitude: from.longitude.toFixed(6) })}`;
+}
+
+/**
+ * What a scene is called: its name, or (a scene may have none) the day it was taken.
+ * @param {{name: string | null, capturedAt: number}} scene
+ * @param {string} language
+ * @param {string} [timeZone] for tests
+ */
+export function sceneTitle(scene, language, timeZone) {
+  const name = (scene.name ?? '').trim();
+  return name !== '' ? name : formatDay(scene.capturedAt, language, timeZone);
+}
+
+/**
+ * How far the phone is from a scene, in metres: the server's answer when it gave one, else
+ * measured on the ellipsoid from the phone's place; null when neither is known.
+ * @param {{latitude: number, longitude: number, distance?: number}} scene
+ * @param {Place | null} from
+ * @returns {number | null}
+ */
+export function distanceTo(scene, from) {
+  if (typeof scene.distance === 'number' && Number.isFinite(scene.distance)) return scene.distance;
+  if (!from) return null;
+  return geodesicDistance(from, scene);
+}
+
+/**
+ * The distance text of a grid cell or the scene page (`340 m`, `0.3 mi`), or null when unknown.
+ * @param {number | null} meters
+ * @param {string} language
+ * @param {import('../photos/format.js').UnitSystem} system
+ */
+export function distanceText(meters, language, system) {
+  return meters === null || !Number.isFinite(meters) ? null : formatDistance(meters, language, system);
+}
+
+/**
+ * Coordinates as people read them: `49.19522° N, 16.60796° E` (five decimals: about a metre),
+ * with the language's decimal sign.
+ * @param {number} latitude
+ * @param {number} longitude
+ * @param {string} language
+ */
+export function formatCoordinates(latitude, longitude, language) {
+  const number = new Intl.NumberFormat(language, { minimumFractionDigits: 5, maximumFractionDigits: 5 });
+  const ns = latitude < 0 ? 'S' : 'N';
+  const ew = longitude < 0 ? 'W' : 'E';
+  return `${number.format(Math.abs(latitude))}° ${ns}, ${number.format(Math.abs(longitude))}° ${ew}`;
+}
+
+/**
+ * The address line of a scene: the gazetteer's ("1.2 km NE of Brno, South Moravian, Czechia")
+ * with its attribution, or, when the server has no gazetteer, the coordinates (and no attribution).
+ * @param {{latitude: number, longitude: number, address: SceneAddress | null}} scene
+ * @param {string} language
+ * @returns {{line: string, attribution: string | null}}
+ */
+export function addressLine(scene, language) {
+  const line = scene.address?.line?.trim() ?? '';
+  if (line !== '') return { line, attribution: scene.address?.attribution?.trim() || null };
+  return { line: formatCoordinates(scene.latitude, scene.longitude, language), attribution: null };
+}
+
+/** @typedef {'android' | 'ios' | 'other'} MapPlatform */
+
+/**
+ * Which map app a phone has, from its user agent: Android's `geo:` handler, Apple Maps on an
+ * iPhone or iPad (an iPad with iPadOS 13 or later says "Macintosh", but a Mac has no touch
+ * screen), else none (a web map).
+ * @param {string} userAgent
+ * @param {number} [touchPoints] navigator.maxTouchPoints
+ * @returns {MapPlatform}
+ */
+export function mapPlatform(userAgent, touchPoints = 0) {
+  if (/\bAndroid\b/i.test(userAgent)) return 'android';
+  if (/\b(iPhone|iPad|iPod)\b/.test(userAgent)) return 'ios';
+  if (/\bMacintosh\b/.test(userAgent) && touchPoints > 1) return 'ios';
+  return 'other';
+}
+
+/**
+ * The Navigate link: directions to the scene in the phone's map app — a `geo:` URI on Android
+ * (RFC 5870, with the place again in `q` so that the app drops a pin with the name), Apple Maps'
+ * walking directions on iOS, else OpenStreetMap's walking directions (from the phone's place
+ * when known).
+ * @param {{latitude: number, longitude: number, label?: string}} scene
+ * @param {MapPlatform} platform
+ * @param {Place | null} [from]
+ */
+export function directionsLink(scene, platform, from = null) {
+  const to = `${scene.latitude.toFixed(6)},${scene.longitude.toFixed(6)}`;
+  const label = (scene.label ?? '').replace(/[()]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (platform === 'android') {
+    return `geo:${to}?q=${encodeURIComponent(to + (label ? `(${label})` : ''))}`;
+  }
+  if (platform === 'ios') {
+    const query = new URLSearchParams({ daddr: to, dirflg: 'w' });
+    if (label) query.set('q', label);
+    return `https://maps.apple.com/?${query}`;
+  }
+  const start = from ? `${from.latitude.toFixed(6)},${from.longitude.toFixed(6)}` : '';
+  const query = new URLSearchParams({ engine: 'fossgis_osrm_foot', route: `${start};${to}` });
+  return `https://www.openstreetmap.org/directions?${query}`;
+}
+
+/**
+ * Whether `id` names the same account as `other` (the server's UUIDs may differ in case).
+ * @param {string | null | undefined} id
+ * @param {string | null | undefined} other
+ */
+function sameAccount(id, other) {
+  return typeof id === 'string' && typeof other === 'string' && id.toLowerCase() === other.toLowerCase();
+}
+
+/**
+ * Whether the signed-in person created the scene (and so may delete it).
+ * @param {{id: string} | null} user
+ * @param {{creator: {id: string}}} scene
+ */
+export function isCreator(user, scene) {
+  return user !== null && sameAccount(user.id, scene.creator.id);
+}
+
+/**
+ * Whether the signed-in person may remove a rephotograph: its author or the scene's creator.
+ * @param {{id: string} | null} user
+ * @param {{creator: {id: string}}} scene
+ * @param {{photo: {owner: {id: string}}}} rephotograph
+ */
+export function mayRemoveRephotograph(user, scene, rephotograph) {
+  return user !== null && (sameAccount(user.id, scene.creator.id) || sameAccount(user.id, rephotograph.photo.owner.id));
+}
+
+/**
+ * The timeline oldest first, as the server sends it; sorted again by capture time (stable) so
+ * that a list put together elsewhere reads the same.
+ * @template {{photo: {capturedAt: number}}} T
+ * @param {readonly T[]} entries
+ * @returns {T[]}
+ */
+export function oldestFirst(entries) {
+  return entries.map((entry, index) => ({ entry, index }))
+    .sort((a, b) => a.entry.photo.capturedAt - b.entry.photo.capturedAt || a.index - b.index)
+    .map(({ entry }) => entry);
+}
+
+/** Where the browser remembers that the first-run explanation was dismissed. */
+export const INTRO_STORAGE_KEY = 'waymark.scenes.introDismissed';
+
+/**
+ * Whether to show the short explanation of rephotography: until it was dismissed once. A
+ * browser that keeps nothing (storage refused) shows it every time rather than never.
+ * @param {Pick<Storage, 'getItem'> | null} storage
+ */
+export function introShown(storage) {
+  try {
+    return storage?.getItem(INTRO_STORAGE_KEY) !== '1';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Remembers that the explanation was dismissed; false when the browser keeps nothing.
+ * @param {Pick<Storage, 'setItem'> | null} storage
+ */
+export function dismissIntro(storage) {
+  try {
+    if (!storage) return false;
+    storage.setItem(INTRO_STORAGE_KEY, '1');
+    return true;
+  } catch {
+    return false;
+  }
+}
