@@ -45,6 +45,42 @@ struct PhotoPDFTests {
          "centroid": #"{"latitude":46.05123,"longitude":14.50607,"samples":10}"#]
     }
 
+    @Test("The file name is the title made safe: no quote, slash or dot-dot reaches the header; the letters of other scripts in filename*")
+    func fileNames() throws {
+        func disposition(_ title: String) -> String {
+            PhotoController.pdfDisposition(Photo(id: UUID(), ownerID: UUID(), title: title, capturedAt: Date(timeIntervalSince1970: 1_780_300_800),
+                                                 uploadedAt: Date(), place: nil, width: 1, height: 1, bytes: 1, mime: "image/jpeg", sha256: "", visibility: .public))
+        }
+        #expect(disposition("Field 7: north edge") == "attachment; filename=\"Field 7_north edge.pdf\"; filename*=UTF-8''Field%207_north%20edge.pdf")
+        #expect(disposition("../../etc/passwd") == "attachment; filename=\"etc_passwd.pdf\"; filename*=UTF-8''etc_passwd.pdf")
+        #expect(disposition("say \"cheese\"; filename=x.exe") == "attachment; filename=\"say cheese_filename_x_exe.pdf\"; filename*=UTF-8''say%20cheese_filename_x_exe.pdf")
+        #expect(disposition("Šentvid") == "attachment; filename=\"_entvid.pdf\"; filename*=UTF-8''%C5%A0entvid.pdf")
+        #expect(disposition("///") == "attachment; filename=\"photo-2026-06-01.pdf\"; filename*=UTF-8''photo-2026-06-01.pdf")
+    }
+
+    @Test("The map's places: the band search's nearest is the gazetteer's own nearest (its exact k-d tree search)")
+    func nearestPlaces() async throws {
+        let location = try #require(SceneAddresses.location(environment: ProcessInfo.processInfo.environment, workingDirectory: packageRoot),
+                                    "rg_cities1000.csv is missing from .build-venv: run scripts/bootstrap")
+        let gazetteer = try Gazetteer(contentsOf: location)
+        let places = gazetteer.places.map { PhotoPDFPlaces.Place(name: $0.name, countryCode: $0.countryCode, latitude: $0.latitude, longitude: $0.longitude) }
+            .sorted { $0.latitude < $1.latitude }
+        var random = SplitMix(seed: 0x9DF)
+        var checked = 0
+        for _ in 0..<60 {
+            let place = try #require(places.randomElement(using: &random))
+            let latitude = max(-89.9, min(89.9, place.latitude + Double.random(in: -0.2...0.2, using: &random)))
+            let longitude = remainder(place.longitude + Double.random(in: -0.2...0.2, using: &random), 360)
+            let found = PhotoPDFPlaces.nearest(in: places, latitude: latitude, longitude: longitude, within: 100_000, count: 5)
+            let exact = try #require(gazetteer.nearest(latitude: latitude, longitude: longitude))
+            guard let first = found.first else { Issue.record("nothing within 100 km of \(latitude), \(longitude)"); continue }
+            #expect(abs(first.distance - exact.distance) < 0.01, "\(first.name) vs \(exact.place.name) at \(latitude), \(longitude)")
+            #expect(found.map(\.distance) == found.map(\.distance).sorted())
+            checked += 1
+        }
+        #expect(checked == 60)
+    }
+
     @Test("The owner's PDF: title, place, azimuth, hashes and signature as text; the photo's colours where it is drawn, as a JPEG", arguments: TestDatabase.all)
     func readBack(database: TestDatabase) async throws {
         let folder = try TemporaryFolder()
