@@ -11,9 +11,11 @@
 //   DilutionOfPrecision); a position without one is counted and shown, but never used, because
 //   the camera's shutter needs an accuracy. It also counts what arrived, so the page can tell
 //   "no data", "data but no NMEA (wrong baud rate?)", "NMEA but no fix yet" and "receiving".
-// - The Web Serial wiring (connectReceiver, disconnectReceiver): opens the port the user picks
-//   at the chosen baud rate, reads until it is closed or lost, and keeps one ReceiverState that
-//   the pages show.
+// - The Web Serial wiring (connectReceiver, disconnectReceiver, resumeReceiver): opens the port
+//   the user picks at the chosen baud rate, reads until it is closed or lost, and keeps one
+//   ReceiverState that the pages show. A receiver left connected is opened again after a reload
+//   (the browser keeps the permission), as the seed's receiver setting "is saved"; one the user
+//   disconnected is not.
 import { NmeaStreamParser } from './nmea.js';
 import { useExternalReceiver, externalReceiver } from './fixes.js';
 
@@ -174,7 +176,7 @@ export function portLabel(info) {
  * @property {ReadableStream<Uint8Array> | null} readable
  * @property {() => {usbVendorId?: number, usbProductId?: number}} [getInfo]
  */
-/** @typedef {{requestPort: (options?: object) => Promise<SerialPortLike>}} SerialLike */
+/** @typedef {{requestPort: (options?: object) => Promise<SerialPortLike>, getPorts?: () => Promise<SerialPortLike[]>}} SerialLike */
 
 /** @returns {SerialLike | null} navigator.serial, where the browser has it */
 function serial() {
@@ -201,6 +203,12 @@ const fixListeners = new Set();
 let connection = null;
 /** @type {Fix | null} */
 let lastFix = null;
+let resumeTried = false;
+
+/** Whether a port is open or being opened (then Connect and a resume do nothing). */
+function busy() {
+  return connection !== null || state.phase === 'opening';
+}
 
 /** The receiver's state now. */
 export function receiverState() {
@@ -222,18 +230,34 @@ function update(change) {
   for (const listener of [...stateListeners]) listener(state);
 }
 
-/** The baud rate chosen last on this phone. */
-export function loadBaudRate() {
+/**
+ * What this phone remembers of its receiver: the baud rate chosen last, and whether the receiver
+ * was left connected (then a reload reopens the same port without asking, as the seed's "this
+ * setting is saved"), with its label to find it among the ports the browser allows.
+ * @typedef {{baudRate: number, connected: boolean, label: string}} Remembered
+ */
+
+/** @returns {Remembered} */
+export function loadRemembered() {
   try {
-    return normalizeBaudRate(JSON.parse(localStorage.getItem(KEY) ?? '{}').baudRate);
+    const saved = JSON.parse(localStorage.getItem(KEY) ?? '{}');
+    return {
+      baudRate: normalizeBaudRate(saved?.baudRate), connected: saved?.connected === true,
+      label: typeof saved?.label === 'string' ? saved.label : '',
+    };
   } catch {
-    return DEFAULT_BAUD_RATE;
+    return { baudRate: DEFAULT_BAUD_RATE, connected: false, label: '' };
   }
 }
 
-/** @param {number} baudRate */
-function saveBaudRate(baudRate) {
-  try { localStorage.setItem(KEY, JSON.stringify({ baudRate })); } catch { /* private mode: not remembered */ }
+/** The baud rate chosen last on this phone. */
+export function loadBaudRate() {
+  return loadRemembered().baudRate;
+}
+
+/** @param {Partial<Remembered>} change */
+function remember(change) {
+  try { localStorage.setItem(KEY, JSON.stringify({ ...loadRemembered(), ...change })); } catch { /* private mode: not remembered */ }
 }
 
 /**
@@ -244,9 +268,9 @@ function saveBaudRate(baudRate) {
  */
 export async function connectReceiver(baudRate) {
   const api = serial();
-  if (!api || connection) return false;
+  if (!api || busy()) return false;
   const rate = normalizeBaudRate(baudRate);
-  saveBaudRate(rate);
+  remember({ baudRate: rate });
   /** @type {SerialPortLike} */
   let port;
   try {
@@ -257,6 +281,41 @@ export async function connectReceiver(baudRate) {
     else update({ phase: 'failed', reason: describe(error), cancelled: false });
     return false;
   }
+  return open(port, rate);
+}
+
+/**
+ * Reopens the receiver that was left connected before the page was reloaded, if the browser
+ * still lists its port (Web Serial keeps the permission; a port that is unplugged is not listed,
+ * and nothing happens). The inspection pages call it when they open; only the first call after
+ * the app is loaded does anything.
+ */
+export async function resumeReceiver() {
+  const api = serial();
+  const remembered = loadRemembered();
+  // Once per page load: a receiver that failed since stays closed until Connect (its reason shown).
+  if (resumeTried) return false;
+  resumeTried = true;
+  if (!api?.getPorts || busy() || !remembered.connected) return false;
+  /** @type {SerialPortLike[]} */
+  let ports;
+  try {
+    ports = await api.getPorts();
+  } catch {
+    return false;
+  }
+  const named = ports.filter((port) => portLabel(port.getInfo?.() ?? {}) === remembered.label);
+  const port = named.length > 0 ? named[0] : ports.length === 1 ? ports[0] : null;
+  if (!port || busy()) return false;
+  return open(port, remembered.baudRate);
+}
+
+/**
+ * Opens `port` and reads it into the pages.
+ * @param {SerialPortLike} port
+ * @param {number} rate
+ */
+async function open(port, rate) {
   update({ phase: 'opening', baudRate: rate, cancelled: false, reason: null, counts: noCounts(), lastFixAt: null });
   try {
     await port.open({ baudRate: rate });
@@ -265,6 +324,7 @@ export async function connectReceiver(baudRate) {
     return false;
   }
   const label = portLabel(port.getInfo?.() ?? {});
+  remember({ connected: true, label });
   /** @type {Connection} */
   const opened = { port, reader: null, closing: false };
   connection = opened;
@@ -284,9 +344,10 @@ export async function connectReceiver(baudRate) {
   return true;
 }
 
-/** Closes the port; the pages go back to the phone's own location service. */
+/** Closes the port; the pages go back to the phone's own location service, also after a reload. */
 export async function disconnectReceiver() {
   if (!connection) return;
+  remember({ connected: false });
   connection.closing = true;
   await connection.reader?.cancel().catch(() => {});
 }

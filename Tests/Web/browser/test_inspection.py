@@ -319,14 +319,26 @@ def test_an_external_receiver_gives_the_position_until_it_is_unplugged(phone_for
     expect(page.get_by_role("button", name=m["inspection.receiver.connect"], exact=True)).to_be_enabled()
     at(phone, "section.inspection-receiver", "3-unplugged")
 
-    # Connected again, then disconnected by the user: not connected, no error.
+    # Connected again; a reload opens the same port again without asking (the setting is kept).
     page.evaluate("window.__serial.fail = false")
     page.get_by_role("button", name=m["inspection.receiver.connect"], exact=True).click()
     expect(page.locator(".inspection-receiver-status")).to_have_text(m["inspection.receiver.receiving"])
     assert page.evaluate("window.__serial.opened") == [9600, 9600], "the baud rate chosen last is kept"
+    page.goto("/inspection")
+    expect(page.locator(".inspection-source")).to_have_text(m["inspection.source.receiverNamed"].replace("{label}", "USB 067B:2303"))
+    expect(page.locator(".inspection-coordinates")).to_have_text(re.compile(r"^37\.78\d{4}° S, 175\.31\d{4}° E$"))
+    assert page.evaluate("window.__serial.opened") == [9600], "a new page, the same port at the same rate"
+
+    # Disconnected by the user: not connected, no error, and a reload leaves it so.
+    page.get_by_role("link", name=m["inspection.module.settings"], exact=True).click()
     page.get_by_role("button", name=m["inspection.receiver.disconnect"], exact=True).click()
     expect(page.locator(".inspection-receiver-status")).to_have_text(m["inspection.receiver.closed"])
-    assert page.evaluate("window.__serial.closed") == 2
+    assert page.evaluate("window.__serial.closed") == 1
+    page.reload()
+    expect(page.locator(".inspection-receiver-status")).to_have_text(m["inspection.receiver.closed"])
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__serial.opened") == []
+    expect(page.locator(".inspection-receiver-status")).to_have_text(m["inspection.receiver.closed"])
 
 
 def test_without_web_serial_the_settings_say_which_browsers_have_it(phone_for):

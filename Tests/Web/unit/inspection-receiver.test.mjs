@@ -209,7 +209,7 @@ function fakeSerial(chunks, { hold = false, refuse } = {}) {
     async close() { calls.closed += 1; port.readable = null; },
     getInfo: () => ({ usbVendorId: 0x1546, usbProductId: 0x01a9 }),
   };
-  return { serial: { requestPort: async () => port }, calls };
+  return { serial: { requestPort: async () => port, getPorts: async () => [port] }, calls };
 }
 
 /** Waits until `check()` holds (the port is read asynchronously). @param {() => boolean} check */
@@ -277,4 +277,52 @@ test('Web Serial: while the port is open watchFixes gets its fixes; when it ends
   assert.equal(receiverSummary(receiverState()).key, 'inspection.receiver.cancelled');
   unsubscribe();
   stop();
+});
+
+test('a receiver left connected is opened again after a reload, at its baud rate; one the user disconnected is not', async (t) => {
+  const savedNavigator = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+  const stored = new Map();
+  /** @type {any} */ (globalThis).localStorage = {
+    getItem: (/** @type {string} */ key) => stored.get(key) ?? null,
+    setItem: (/** @type {string} */ key, /** @type {string} */ value) => { stored.set(key, value); },
+  };
+  t.after(() => {
+    delete (/** @type {any} */ (globalThis)).localStorage;
+    if (savedNavigator) Object.defineProperty(globalThis, 'navigator', savedNavigator); else delete (/** @type {any} */ (globalThis)).navigator;
+  });
+  const pieces = randomPieces(new Uint8Array(readFileSync(join(NMEA, 'bu353s4.log'))), random(3), 64);
+  /** A page load: a new port object from the browser, the receiver module loaded afresh (fixes.js stays). */
+  let loads = 0;
+  const load = async () => {
+    const fake = fakeSerial(pieces, { hold: true });
+    Object.defineProperty(globalThis, 'navigator', { value: { serial: fake.serial }, configurable: true });
+    loads += 1;
+    /** @type {typeof import('../../../Web/inspection/receiver.js')} */
+    const module = await import(`../../../Web/inspection/receiver.js?load=${loads}`);
+    return { module, calls: fake.calls };
+  };
+
+  const first = await load();
+  assert.deepEqual(first.module.loadRemembered(), { baudRate: 4800, connected: false, label: '' });
+  assert.equal(await first.module.resumeReceiver(), false, 'nothing to resume before the first connection');
+  assert.equal(await first.module.connectReceiver(115200), true);
+  assert.deepEqual(first.module.loadRemembered(), { baudRate: 115200, connected: true, label: 'USB 1546:01A9' });
+  assert.equal(await first.module.resumeReceiver(), false, 'no second resume in one page load');
+  assert.deepEqual(first.calls.opened, [115200]);
+
+  const second = await load();
+  assert.equal(second.module.receiverState().phase, 'closed');
+  assert.equal(await second.module.resumeReceiver(), true);
+  assert.deepEqual(second.calls.opened, [115200]);
+  assert.equal(externalReceiver()?.label, 'USB 1546:01A9');
+  assert.equal(second.module.receiverState().phase, 'open');
+  await second.module.disconnectReceiver();
+  await until(() => second.module.receiverState().phase === 'closed');
+  assert.equal(second.module.loadRemembered().connected, false);
+  assert.equal(externalReceiver(), null);
+
+  const third = await load();
+  assert.equal(await third.module.resumeReceiver(), false);
+  assert.deepEqual(third.calls.opened, []);
+  await first.module.disconnectReceiver();
 });

@@ -4,8 +4,8 @@
 // VALUES. As on the seed's screen there is no Save button: a switch is kept when it is flipped, a
 // number when it is left (or Enter is pressed) — unless it is wrong, then the field says what to
 // enter and the kept value stays. Below, the external GNSS receiver over Web Serial (the seed's
-// external Bluetooth GPS): baud rate, Connect, Disconnect and what it is doing; where the browser
-// has no Web Serial, which browsers do.
+// external Bluetooth GPS): baud rate, Connect, Disconnect and what it is doing (kept connected
+// through a reload until Disconnect); where the browser has no Web Serial, which browsers do.
 import { t, language } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
 import { announce } from '../status.js';
@@ -13,7 +13,7 @@ import {
   DEFAULTS, SAMPLES_RANGE, ACCURACY_MAX, STILLNESS_MAX, loadInspectionSettings, saveInspectionSettings, readSettingsForm,
 } from '../../inspection/settings.js';
 import {
-  BAUD_RATES, serialAvailable, receiverState, onReceiverState, receiverSummary, connectReceiver, disconnectReceiver,
+  BAUD_RATES, serialAvailable, receiverState, onReceiverState, receiverSummary, connectReceiver, disconnectReceiver, resumeReceiver,
 } from '../../inspection/receiver.js';
 import { positionText, fixTimeText } from './inspection.js';
 
@@ -204,6 +204,7 @@ function receiverSection() {
   };
   const stop = onReceiverState(draw);
   draw(receiverState());
+  void resumeReceiver();
 
   return {
     section: el('section', { class: 'card inspection-receiver', 'aria-labelledby': 'receiver' },

@@ -10,6 +10,7 @@ import { announce } from '../status.js';
 import { VERSION } from '../shell.js';
 import { watchFixes, externalReceiver, onSourceChange } from '../../inspection/fixes.js';
 import { loadInspectionSettings } from '../../inspection/settings.js';
+import { resumeReceiver } from '../../inspection/receiver.js';
 import { lights, locationFromError, hasSensorData, cameraFromDevices, coordinateParts } from '../../inspection/status.js';
 
 /** @typedef {import('../../inspection/fixes.js').Fix} Fix */
@@ -234,6 +235,8 @@ export function render(root) {
 
   draw();
   checkCamera();
+  // A receiver left connected before a reload is opened again (its permission is kept).
+  void resumeReceiver();
 
   return () => {
     alive = false;
