@@ -311,9 +311,10 @@ def test_an_external_receiver_gives_the_position_until_it_is_unplugged(phone_for
     page.evaluate("window.__serial.fail = true")
     expect(page.locator(".inspection-source")).to_have_text(m["inspection.source.device"])
     expect(page.locator("#status")).to_have_text(m["inspection.source.changed"].replace("{source}", m["inspection.source.device"]))
+    expected = m["inspection.receiver.failed"].replace("{reason}", "The device has been lost.")
+    expect(page.locator(".inspection-receiver-problem")).to_have_text(expected)
     expect(page.locator(".inspection-coordinates")).to_have_text("52.520000° N, 13.405000° E")
     page.get_by_role("link", name=m["inspection.module.settings"], exact=True).click()
-    expected = m["inspection.receiver.failed"].replace("{reason}", "The device has been lost.")
     expect(page.locator(".inspection-receiver-status")).to_have_text(expected)
     assert page.evaluate("window.__serial.closed") == 1
     expect(page.get_by_role("button", name=m["inspection.receiver.connect"], exact=True)).to_be_enabled()
@@ -326,6 +327,7 @@ def test_an_external_receiver_gives_the_position_until_it_is_unplugged(phone_for
     assert page.evaluate("window.__serial.opened") == [9600, 9600], "the baud rate chosen last is kept"
     page.goto("/inspection")
     expect(page.locator(".inspection-source")).to_have_text(m["inspection.source.receiverNamed"].replace("{label}", "USB 067B:2303"))
+    expect(page.locator(".inspection-receiver-problem")).to_be_hidden()
     expect(page.locator(".inspection-coordinates")).to_have_text(re.compile(r"^37\.78\d{4}° S, 175\.31\d{4}° E$"))
     assert page.evaluate("window.__serial.opened") == [9600], "a new page, the same port at the same rate"
 

@@ -10,7 +10,7 @@ import { announce } from '../status.js';
 import { VERSION } from '../shell.js';
 import { watchFixes, externalReceiver, onSourceChange } from '../../inspection/fixes.js';
 import { loadInspectionSettings } from '../../inspection/settings.js';
-import { resumeReceiver } from '../../inspection/receiver.js';
+import { resumeReceiver, onReceiverState, receiverState, receiverSummary } from '../../inspection/receiver.js';
 import { lights, locationFromError, hasSensorData, cameraFromDevices, coordinateParts } from '../../inspection/status.js';
 
 /** @typedef {import('../../inspection/fixes.js').Fix} Fix */
@@ -104,6 +104,8 @@ export function render(root) {
   const list = el('ul', { class: 'inspection-lights' });
   const facts = el('dl', { class: 'facts inspection-fix' });
   const none = el('p', { class: 'hint inspection-nofix' }, t('inspection.position.none'));
+  // Why the receiver stopped, when it did (the settings page says the same, with its controls).
+  const receiverProblem = el('p', { class: 'warning inspection-receiver-problem', hidden: true });
   const motionButton = el('button', { type: 'button', hidden: true }, t('inspection.motion.allow'));
   const about = aboutDialog();
   const aboutButton = el('button', { type: 'button', class: 'inspection-module' }, t('inspection.module.about'));
@@ -120,7 +122,7 @@ export function render(root) {
       el('p', { class: 'actions' }, motionButton)),
     el('section', { class: 'card', 'aria-labelledby': 'inspection-position-heading' },
       el('h2', { id: 'inspection-position-heading' }, t('inspection.position')),
-      facts, none,
+      facts, none, receiverProblem,
       el('p', { class: 'hint' }, el('a', { href: '/inspection/settings#receiver' }, t('inspection.position.receiverLink')))),
     el('nav', { class: 'inspection-modules', 'aria-label': t('inspection.modules') },
       el('ul', {},
@@ -237,11 +239,21 @@ export function render(root) {
   checkCamera();
   // A receiver left connected before a reload is opened again (its permission is kept).
   void resumeReceiver();
+  /** @param {import('../../inspection/receiver.js').ReceiverState} state */
+  const showReceiver = (state) => {
+    const summary = receiverSummary(state);
+    const text = state.phase === 'failed' ? t(summary.key, summary.params) : '';
+    if (receiverProblem.textContent !== text) receiverProblem.textContent = text;
+    receiverProblem.hidden = text === '';
+  };
+  const stopReceiver = onReceiverState(showReceiver);
+  showReceiver(receiverState());
 
   return () => {
     alive = false;
     stopFixes();
     stopSource();
+    stopReceiver();
     stopSensors();
     media?.removeEventListener?.('devicechange', checkCamera);
     window.removeEventListener('online', onConnection);
