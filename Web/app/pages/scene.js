@@ -1,9 +1,259 @@
-// Placeholder while the page is being written (issue #14); replaced in the next commits.
-import { el } from '../dom.js';
+// `/scenes/:id` (seed 001, fig. 4.2): the reference photo with the scene's name and date, Retake
+// (the camera of /scenes/:id/retake; signed out, a sign-in first), the address line from the
+// server's gazetteer, Navigate (directions in the phone's own map app), the distance from the
+// phone, the feet shot (where the photographer stood), the rephotographs in a horizontal strip,
+// the timeline oldest first (GET …/timeline), and View on map (the reference above a small map,
+// which the testers used more than Navigate). The creator can delete the scene, an author (or
+// the creator) a rephotograph; both ask first.
+import { t, language, formatDate } from '../i18n.js';
+import { el, uniqueId } from '../dom.js';
+import { api, ApiError } from '../api.js';
+import { describeError } from '../errors.js';
+import { announce } from '../status.js';
+import { currentUser } from '../session.js';
+import { currentPosition } from '../../photos/position.js';
+import { unitSystem } from '../../photos/format.js';
+import { loadLeaflet, tileSource, tileLayer } from '../../photos/leaflet.js';
+import {
+  scenePath, sceneTitle, distanceTo, distanceText, addressLine, mapPlatform, directionsLink, isCreator,
+  mayRemoveRephotograph, oldestFirst,
+} from '../../scenes/format.js';
 
-export const titleKey = 'page.notFound.title';
+/** @typedef {import('../../scenes/format.js').Scene} Scene */
+/** @typedef {import('../../scenes/format.js').Rephotograph} Rephotograph */
+/** @typedef {import('../../scenes/format.js').TimelineEntry} TimelineEntry */
+/** @typedef {import('../../photos/photo-card.js').Photo} Photo */
+/** @typedef {import('../router.js').PageContext} PageContext */
 
-/** @param {HTMLElement} root */
-export async function render(root) {
-  root.replaceChildren(el('h1', {}, '…'));
+export const titleKey = 'scenes.detail.title';
+
+/**
+ * @param {HTMLElement} root
+ * @param {PageContext} context
+ */
+export async function render(root, context) {
+  const id = context.params.id ?? '';
+  /** @type {Scene} */
+  let scene;
+  try {
+    scene = await api.get(scenePath(id));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const missing = error.status === 404;
+    root.replaceChildren(
+      el('h1', {}, t(missing ? 'scenes.detail.notFound' : 'scenes.detail.failed')),
+      el('p', { class: missing ? 'hint' : 'form-error' }, missing ? t('scenes.detail.notFoundHint') : describeError(error, t)),
+      el('p', { class: 'actions' }, el('a', { class: 'button primary', href: '/scenes' }, t('scenes.detail.back'))));
+    return;
+  }
+  let alive = true;
+  const user = await currentUser();
+  const lang = language();
+  const system = unitSystem(navigator.language);
+  const title = sceneTitle(scene, lang);
+  document.title = `${title} · ${t('app.name')}`;
+  const base = `/scenes/${encodeURIComponent(scene.id)}`;
+  const error = el('p', { class: 'form-error', role: 'alert' });
+
+  // The reference, edge to edge, with its name and date.
+  const reference = scene.reference;
+  const header = el('figure', { class: 'scene-hero' },
+    el('img', {
+      class: 'scene-reference', src: reference.urls.medium, alt: t('scenes.detail.referenceAlt', { title }),
+      srcset: `${reference.urls.medium} 1024w, ${reference.urls.large} 2048w`, sizes: '(min-width: 40rem) 40rem, 100vw',
+      width: reference.width, height: reference.height, decoding: 'async',
+    }));
+  const creator = scene.creator.displayName || scene.creator.username;
+
+  // Retake: the camera for people who are signed in; the others are asked to sign in first.
+  const retake = user
+    ? el('a', { class: 'button primary', href: `${base}/retake` }, t('scenes.detail.retake'))
+    : el('a', { class: 'button primary', href: '/account#sign-in' }, t('scenes.detail.signInToRetake'));
+  const platform = mapPlatform(navigator.userAgent, navigator.maxTouchPoints);
+  const navigate = el('a', {
+    class: 'button', href: directionsLink({ latitude: scene.latitude, longitude: scene.longitude, label: title }, platform),
+    rel: 'noopener', target: platform === 'other' ? '_blank' : null, 'data-platform': platform,
+  }, t('scenes.detail.navigate'));
+  const mapToggle = el('button', { type: 'button', 'aria-expanded': 'false' }, t('scenes.detail.viewOnMap'));
+
+  const address = addressLine(scene, lang);
+  const distance = el('p', { class: 'scene-distance', 'aria-live': 'polite', hidden: true });
+
+  const onMap = el('section', { class: 'scene-on-map', id: uniqueId('scene-map'), hidden: true, 'aria-label': t('scenes.detail.mapHeading') },
+    el('img', { class: 'scene-on-map-reference', src: reference.urls.medium, alt: t('scenes.detail.referenceAlt', { title }), width: reference.width, height: reference.height }),
+    el('div', { class: 'scene-map', role: 'img', 'aria-label': t('scenes.detail.mapLabel', { title }) }));
+  mapToggle.setAttribute('aria-controls', onMap.id);
+  /** @type {(() => void) | null} */
+  let removeMap = null;
+  mapToggle.addEventListener('click', () => {
+    const open = onMap.hidden;
+    onMap.hidden = !open;
+    mapToggle.setAttribute('aria-expanded', String(open));
+    mapToggle.textContent = t(open ? 'scenes.detail.hideMap' : 'scenes.detail.viewOnMap');
+    if (open && !removeMap) {
+      const box = /** @type {HTMLElement} */ (onMap.querySelector('.scene-map'));
+      removeMap = () => {};
+      void smallMap(box, scene).then((remove) => { if (alive) removeMap = remove; else remove(); });
+    }
+    if (open) onMap.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  });
+
+  const feet = scene.feetShot
+    ? el('figure', { class: 'scene-feet' },
+        el('img', { src: scene.feetShot.urls.medium, alt: t('scenes.detail.feetAlt'), width: scene.feetShot.width, height: scene.feetShot.height, loading: 'lazy', decoding: 'async' }),
+        el('figcaption', { class: 'hint' }, t('scenes.detail.feetHint')))
+    : el('p', { class: 'hint' }, t('scenes.detail.noFeet'));
+
+  const rephotographs = scene.rephotographs ?? [];
+  const strip = el('ul', { class: 'scene-strip', 'aria-label': t('scenes.detail.rephotographs') });
+  const stripHeading = el('h2', { id: uniqueId('rephotographs') }, t('scenes.detail.rephotographsCount', { count: rephotographs.length }));
+  const timeline = el('ol', { class: 'scene-timeline', 'aria-busy': 'true' });
+  const timelineMessage = el('p', { class: 'hint', 'aria-live': 'polite' }, t('scenes.detail.timelineLoading'));
+
+  /** @param {Rephotograph} item */
+  const stripItem = (item) => {
+    const by = item.photo.owner.displayName || item.photo.owner.username;
+    const remove = mayRemoveRephotograph(user, scene, item)
+      ? el('button', { type: 'button', class: 'danger small', 'aria-label': t('scenes.detail.removeLabel', { name: by, date: formatDate(item.photo.capturedAt, lang) }) }, t('scenes.detail.remove'))
+      : null;
+    remove?.addEventListener('click', () => confirmThen(t('scenes.detail.removeConfirm', { name: by }), t('scenes.detail.removeYes'), async () => {
+      await api.delete(`/api/v1/scenes/${encodeURIComponent(scene.id)}/photos/${encodeURIComponent(item.photo.id)}`);
+      announce(t('scenes.detail.removed'));
+      context.refresh();
+    }));
+    return el('li', { class: 'scene-strip-item' },
+      el('a', { href: `/photos/${encodeURIComponent(item.photo.id)}`, 'aria-label': t('scenes.detail.rephotographLabel', { name: by, date: formatDate(item.photo.capturedAt, lang) }) },
+        el('img', { src: item.photo.urls.thumb, alt: '', width: 256, height: 256, loading: 'lazy', decoding: 'async' }),
+        el('span', { class: 'scene-strip-meta' },
+          el('time', { datetime: new Date(item.photo.capturedAt * 1000).toISOString() }, formatDate(item.photo.capturedAt, lang)),
+          el('span', {}, by))),
+      remove);
+  };
+  strip.append(...oldestFirst(rephotographs).map(stripItem));
+
+  // Asking before anything is deleted: one dialog for the page.
+  const confirmText = el('p', { id: uniqueId('confirm-text') });
+  const yes = el('button', { type: 'button', class: 'danger' });
+  const no = el('button', { type: 'button' }, t('scenes.detail.keep'));
+  const dialog = el('dialog', { 'aria-labelledby': confirmText.id }, confirmText, el('p', { class: 'actions' }, no, yes));
+  /** @type {(() => Promise<void>) | null} */
+  let pending = null;
+  /** @param {string} question @param {string} yesText @param {() => Promise<void>} action */
+  function confirmThen(question, yesText, action) {
+    confirmText.textContent = question;
+    yes.textContent = yesText;
+    pending = action;
+    dialog.showModal();
+    no.focus();
+  }
+  no.addEventListener('click', () => { pending = null; dialog.close(); });
+  yes.addEventListener('click', async () => {
+    const action = pending;
+    pending = null;
+    dialog.close();
+    if (!action) return;
+    error.textContent = '';
+    try {
+      await action();
+    } catch (failure) {
+      if (!(failure instanceof ApiError)) throw failure;
+      error.textContent = describeError(failure, t);
+    }
+  });
+
+  const deleteScene = isCreator(user, scene)
+    ? el('section', { class: 'card scene-owner', 'aria-labelledby': 'scene-owner-heading' },
+        el('h2', { id: 'scene-owner-heading' }, t('scenes.detail.ownerHeading')),
+        el('p', { class: 'hint' }, t('scenes.detail.deleteHint')),
+        el('p', { class: 'actions' }, el('button', {
+          type: 'button', class: 'danger',
+          onclick: () => confirmThen(t('scenes.detail.deleteConfirm', { title, count: scene.rephotographCount }), t('scenes.detail.deleteYes'), async () => {
+            await api.delete(`/api/v1/scenes/${encodeURIComponent(scene.id)}`);
+            announce(t('scenes.detail.deleted', { title }));
+            context.navigate('/me/scenes');
+          }),
+        }, t('scenes.detail.delete'))))
+    : '';
+
+  root.replaceChildren(
+    header,
+    el('h1', { class: 'scene-title' }, title),
+    el('p', { class: 'scene-meta' },
+      el('time', { datetime: new Date(scene.capturedAt * 1000).toISOString() }, formatDate(scene.capturedAt, lang)),
+      ' · ', t('scenes.detail.by', { name: creator })),
+    el('p', { class: 'actions' }, retake, navigate, mapToggle),
+    user ? '' : el('p', { class: 'hint' }, t('scenes.detail.signInHint')),
+    el('p', { class: 'scene-address' }, el('span', { class: 'visually-hidden' }, t('scenes.detail.address')), address.line),
+    address.attribution ? el('p', { class: 'hint scene-attribution' }, t('scenes.detail.attribution', { source: address.attribution })) : '',
+    distance,
+    error,
+    onMap,
+    el('section', { 'aria-labelledby': 'scene-feet-heading' }, el('h2', { id: 'scene-feet-heading' }, t('scenes.detail.feet')), feet),
+    el('section', { 'aria-labelledby': stripHeading.id }, stripHeading,
+      rephotographs.length > 0 ? strip : el('p', { class: 'hint' }, t('scenes.detail.noRephotographs'))),
+    el('section', { 'aria-labelledby': 'scene-timeline-heading' }, el('h2', { id: 'scene-timeline-heading' }, t('scenes.detail.timeline')), timelineMessage, timeline),
+    deleteScene,
+    dialog);
+
+  // The timeline, oldest first.
+  void api.get(`/api/v1/scenes/${encodeURIComponent(scene.id)}/timeline`).then(
+    (/** @type {{items: TimelineEntry[]}} */ answer) => {
+      if (!alive) return;
+      const items = oldestFirst(answer.items);
+      timeline.replaceChildren(...items.map((entry) => {
+        const by = entry.photo.owner.displayName || entry.photo.owner.username;
+        return el('li', { class: `scene-timeline-item ${entry.kind}` },
+          el('a', { href: `/photos/${encodeURIComponent(entry.photo.id)}` },
+            el('img', { src: entry.photo.urls.thumb, alt: '', width: 256, height: 256, loading: 'lazy', decoding: 'async' }),
+            el('span', { class: 'scene-timeline-text' },
+              el('time', { datetime: new Date(entry.photo.capturedAt * 1000).toISOString() }, formatDate(entry.photo.capturedAt, lang)),
+              el('span', { class: 'scene-timeline-kind' }, t(entry.kind === 'reference' ? 'scenes.detail.kindReference' : 'scenes.detail.kindRephotograph')),
+              el('span', { class: 'hint' }, by))));
+      }));
+      timelineMessage.textContent = t('scenes.detail.timelineCount', { count: items.length });
+    },
+    (failure) => {
+      if (!(failure instanceof ApiError)) throw failure;
+      if (alive) { timelineMessage.textContent = describeError(failure, t); timelineMessage.className = 'form-error'; }
+    },
+  ).finally(() => timeline.removeAttribute('aria-busy'));
+
+  // The distance from the phone, when the browser tells the position (a refusal only leaves it out).
+  void currentPosition({ maximumAge: 60000, timeout: 15000 }).then((position) => {
+    if (!alive) return;
+    const text = distanceText(distanceTo(scene, position), lang, system);
+    if (!text) return;
+    distance.textContent = t('scenes.detail.distance', { distance: text });
+    distance.hidden = false;
+    navigate.setAttribute('href', directionsLink({ latitude: scene.latitude, longitude: scene.longitude, label: title }, platform, position));
+  }, () => {});
+
+  return () => {
+    alive = false;
+    removeMap?.();
+    if (dialog.open) dialog.close();
+  };
+}
+
+/**
+ * The small map of View on map: the scene's place, not movable by accident (two fingers zoom).
+ * @param {HTMLElement} box
+ * @param {Scene} scene
+ * @returns {Promise<() => void>} removes the map
+ */
+async function smallMap(box, scene) {
+  try {
+    const [L, source] = await Promise.all([loadLeaflet(), tileSource()]);
+    if (!box.isConnected) return () => {};
+    const map = L.map(box, { zoomControl: true, scrollWheelZoom: false, dragging: true, tap: false });
+    map.attributionControl.setPrefix('');
+    tileLayer(L, source).addTo(map);
+    map.setView([scene.latitude, scene.longitude], 17);
+    L.marker([scene.latitude, scene.longitude], { keyboard: false, interactive: false, icon: L.divIcon({ className: 'place-dot', iconSize: [18, 18] }) }).addTo(map);
+    return () => map.remove();
+  } catch (error) {
+    box.replaceWith(el('p', { class: 'hint' }, t('map.unavailable')));
+    console.warn('Waymark: no map:', error);
+    return () => {};
+  }
 }
