@@ -6,8 +6,10 @@ import WaymarkAPI
 /// Field-inspection tasks (DESIGN §3.10), as an officer hands them out, lists and returns them.
 extension PlatformClient {
     /// Hands a task to a user (officers and admins).
-    public func createTask(_ task: NewTaskRequest) async throws -> TaskDTO {
-        try await json(.POST, "/api/v1/tasks", body: task, expecting: 201)
+    /// Hands out a task under a fresh Idempotency-Key, so that the client's own retries (after a
+    /// lost answer or a 5xx) make it once.
+    public func createTask(_ task: NewTaskRequest, idempotencyKey: String = UUID().uuidString) async throws -> TaskDTO {
+        try await json(.POST, "/api/v1/tasks", body: task, expecting: 201, extra: [("Idempotency-Key", idempotencyKey)])
     }
 
     /// The tasks this account may see (a user's own; an officer's all), newest first.
@@ -39,9 +41,10 @@ extension PlatformClient {
 
     /// Sends `body` as JSON (none when `nil`) and decodes the answer of status `expecting`;
     /// any other answer is a ``WaymarkClientError``.
-    func json<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Body?, expecting: Int) async throws -> Answer {
+    func json<Body: Encodable, Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: Body?, expecting: Int,
+                                                  extra: [(String, String)] = []) async throws -> Answer {
         let bytes = try body.map { ByteBuffer(bytes: try JSONEncoder().encode($0)) } ?? ByteBuffer()
-        let (status, data) = try await send(method, path, body: bytes, contentType: "application/json", extra: [])
+        let (status, data) = try await send(method, path, body: bytes, contentType: "application/json", extra: extra)
         guard status == expecting else { throw WaymarkClientError.from(status: status, body: data) }
         return try WaymarkClientError.decode(Answer.self, data, status: status)
     }

@@ -14,9 +14,12 @@ extension TestServer {
         return session
     }
 
-    func createTask(_ token: String, assignee: String, name: String = "Field 17, north boundary", due: String = "2026-07-01") async throws -> TestingHTTPResponse {
-        try await json(.POST, "/api/v1/tasks", NewTaskRequest(assignee: assignee, name: name, instructions: "Photograph the boundary stones.", dueDate: due),
-                       headers: TestServer.bearer(token))
+    func createTask(_ token: String, assignee: String, name: String = "Field 17, north boundary", due: String = "2026-07-01",
+                    idempotencyKey: String? = nil) async throws -> TestingHTTPResponse {
+        var headers = TestServer.bearer(token)
+        if let idempotencyKey { headers.replaceOrAdd(name: "Idempotency-Key", value: idempotencyKey) }
+        return try await json(.POST, "/api/v1/tasks", NewTaskRequest(assignee: assignee, name: name, instructions: "Photograph the boundary stones.", dueDate: due),
+                              headers: headers)
     }
 
     func get(_ path: String, _ token: String) async throws -> TestingHTTPResponse {
@@ -316,6 +319,46 @@ struct TaskAPITests {
             #expect(try refused.apiError().error == "photo_sent")
             #expect(try await server.get("/api/v1/photos/\(photo.id)", ursa.token).status == .ok, "the evidence is still there")
             #expect(try await server.get("/api/v1/tasks/\(task.id)", olga.token).decode(TaskDTO.self).photoCount == 1)
+        }
+    }
+
+    @Test("A new task's Idempotency-Key: a resent request (also two at once) makes the task once; the key for another task is 409; keys are the officer's own", arguments: TestDatabase.all)
+    func idempotentCreate(database: TestDatabase) async throws {
+        try await withServer(database) { server in
+            let olga = try await server.officer(uniqueName("olga"))
+            let otto = try await server.officer(uniqueName("otto"))
+            let ursa = try await server.register(uniqueName("ursa"))
+            let first = try await server.createTask(olga.token, assignee: ursa.user.username, idempotencyKey: "task-1")
+            #expect(first.status == .created, "\(first.text)")
+            let retry = try await server.createTask(olga.token, assignee: ursa.user.username, idempotencyKey: "task-1")
+            #expect(retry.status == .created, "\(retry.text)")
+            #expect(try retry.decode(TaskDTO.self).id == first.decode(TaskDTO.self).id)
+            #expect(retry.headers.first(name: .location) == first.headers.first(name: .location))
+
+            let other = try await server.createTask(olga.token, assignee: ursa.user.username, name: "Field 18", idempotencyKey: "task-1")
+            #expect(try other.status == .conflict && other.apiError().error == "idempotency_key_reused", "\(other.text)")
+            let ottos = try await server.createTask(otto.token, assignee: ursa.user.username, idempotencyKey: "task-1")
+            #expect(ottos.status == .created, "another officer's key of the same text is his own: \(ottos.text)")
+            #expect(try ottos.decode(TaskDTO.self).id != first.decode(TaskDTO.self).id)
+
+            let ids = try await withThrowingTaskGroup(of: UUID.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        let made = try await server.createTask(olga.token, assignee: ursa.user.username, name: "Field 19", idempotencyKey: "task-2")
+                        #expect(made.status == .created, "\(made.text)")
+                        return try made.decode(TaskDTO.self).id
+                    }
+                }
+                return try await group.reduce(into: Set<UUID>()) { $0.insert($1) }
+            }
+            #expect(ids.count == 1, "three sends of one key at once make one task")
+            let listed = try await server.get("/api/v1/tasks?assignee=\(ursa.user.username)", olga.token).decode(Page<TaskDTO>.self).items
+            #expect(listed.filter { $0.name == "Field 17, north boundary" }.count == 2, "olga's once, otto's once")
+            #expect(listed.filter { $0.name == "Field 19" }.count == 1)
+            #expect(listed.count == 3)
+
+            let bad = try await server.createTask(olga.token, assignee: ursa.user.username, idempotencyKey: String(repeating: "k", count: 300))
+            #expect(bad.status == .badRequest, "\(bad.text)")
         }
     }
 

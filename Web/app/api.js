@@ -59,11 +59,12 @@ function parseRetryAfter(header, now) {
  * @param {unknown} [body] sent as JSON when given
  * @param {RequestCache} [cache] e.g. `no-cache`: always revalidate (with the ETag) instead of
  *   trusting a cached answer's max-age
+ * @param {Record<string, string>} [extra] more headers, e.g. an Idempotency-Key
  * @returns {Promise<any>} the parsed JSON answer, or null for an empty one (204)
  */
-async function request(method, path, body, cache) {
+async function request(method, path, body, cache, extra = {}) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: 'application/json' };
+  const headers = { ...extra, Accept: 'application/json' };
   /** @type {RequestInit} */
   const init = { method, headers, credentials: 'same-origin' };
   if (cache) init.cache = cache;
@@ -85,8 +86,8 @@ async function request(method, path, body, cache) {
 export const api = {
   /** @param {string} path @param {{cache?: RequestCache}} [options] */
   get: (path, options = {}) => request('GET', path, undefined, options.cache),
-  /** @param {string} path @param {unknown} [body] */
-  post: (path, body) => request('POST', path, body ?? {}),
+  /** @param {string} path @param {unknown} [body] @param {{headers?: Record<string, string>}} [options] */
+  post: (path, body, options = {}) => request('POST', path, body ?? {}, undefined, options.headers),
   /** @param {string} path @param {unknown} [body] */
   put: (path, body) => request('PUT', path, body ?? {}),
   /** @param {string} path @param {unknown} [body] */

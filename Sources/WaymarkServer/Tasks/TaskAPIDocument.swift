@@ -27,6 +27,12 @@ enum TaskAPIDocument {
       security:
         - bearer: []
         - sessionCookie: []
+      parameters:
+        - name: Idempotency-Key
+          in: header
+          required: false
+          description: "Resent under the same key (the officer's own), the request answers the task made the first time instead of a second one."
+          schema: {type: string, pattern: "^[!-~]{1,255}$"}
       requestBody:
         required: true
         content:
@@ -44,7 +50,7 @@ enum TaskAPIDocument {
               schema:
                 $ref: "#/components/schemas/Task"
         "400":
-          description: "Malformed input; the reason names the field (invalid_json, invalid_request, invalid_name, invalid_instructions, invalid_due_date, invalid_assignee)."
+          description: "Malformed input; the reason names the field (invalid_json, invalid_request, invalid_name, invalid_instructions, invalid_due_date, invalid_assignee, invalid_idempotency_key)."
           content:
             application/json:
               schema:
@@ -53,6 +59,12 @@ enum TaskAPIDocument {
           $ref: "#/components/responses/NotSignedIn"
         "403":
 \#(forbidden)
+        "409":
+          description: "The Idempotency-Key was used for another task (idempotency_key_reused)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
         "413":
           $ref: "#/components/responses/PayloadTooLarge"
         "422":

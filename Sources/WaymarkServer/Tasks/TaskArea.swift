@@ -4,7 +4,7 @@ import Vapor
 /// Tasks of field inspection (DESIGN §3.10): officers hand them out, users fill and send them.
 enum TaskArea {
     /// This area's migrations, in order; they run after every earlier one of the schema.
-    static var migrations: [any Migration] { [CreateTasks()] }
+    static var migrations: [any Migration] { [CreateTasks(), AddTaskIdempotencyKeys()] }
 
     /// Registers this area's routes (every one needs a signed-in account).
     static func register(_ context: AreaContext) async throws {

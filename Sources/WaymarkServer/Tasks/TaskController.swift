@@ -33,6 +33,7 @@ struct TaskController: Sendable {
 
     @Sendable func create(_ request: Request) async throws -> Response {
         let officer = try Self.officer(request, doing: "hand out tasks")
+        let key = try PhotoController.idempotencyKey(request)
         let body = try request.decodeJSON(NewTaskRequest.self)
         let name = try Self.text(body.name, field: "name", code: "invalid_name", range: 1...Self.maxNameLength, lines: false)
         let instructions = try Self.text(body.instructions ?? "", field: "instructions", code: "invalid_instructions", range: 0...Self.maxTextLength, lines: true)
@@ -46,11 +47,38 @@ struct TaskController: Sendable {
         guard let assignee = try await accounts.account(username: username) else {
             throw APIError(.unprocessableEntity, "unknown_assignee", "No account is named \(username); check the assignee's username (waymark users list shows them).")
         }
-        let id = try await tasks.create(NewTask(assigneeID: assignee.id, createdBy: officer.id, name: name, instructions: instructions, dueDate: due))
+        let new = NewTask(assigneeID: assignee.id, createdBy: officer.id, name: name, instructions: instructions, dueDate: due, idempotencyKey: key)
+        // A resent request (its answer was lost) answers the task made the first time, once.
+        if let key, let earlier = try await tasks.task(createdBy: officer.id, idempotencyKey: key) {
+            return try await created(try Self.same(earlier, new), viewer: officer)
+        }
+        let id: UUID
+        do {
+            id = try await tasks.create(new)
+        } catch {
+            // Two sends of one key at once: the other one made it.
+            if let key, let first = try await tasks.task(createdBy: officer.id, idempotencyKey: key) {
+                return try await created(try Self.same(first, new), viewer: officer)
+            }
+            throw error
+        }
         request.logger.info("task created", metadata: ["task": "\(id)"])
+        return try await created(id, viewer: officer)
+    }
+
+    private func created(_ id: UUID, viewer officer: Account) async throws -> Response {
         let response = try await answer(id, viewer: officer, status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/tasks/\(id.uuidString.lowercased())")
         return response
+    }
+
+    /// The task made under a key, if the request under the same key asked for the same task.
+    static func same(_ stored: TaskRecord, _ new: NewTask) throws -> UUID {
+        guard stored.assignee.id == new.assigneeID, stored.name == new.name, stored.instructions == new.instructions,
+              stored.dueDate == new.dueDate else {
+            throw APIError(.conflict, "idempotency_key_reused", "This Idempotency-Key was used for another task; send a new task under a new key.")
+        }
+        return stored.id
     }
 
     @Sendable func giveBack(_ request: Request) async throws -> Response {

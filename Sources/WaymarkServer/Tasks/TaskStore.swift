@@ -29,6 +29,8 @@ struct NewTask: Sendable {
     var name: String
     var instructions: String
     var dueDate: String
+    /// The officer's Idempotency-Key: a resent request under it answers the task made the first time.
+    var idempotencyKey: String? = nil
 }
 
 /// A photo of a task, and whether the task was sent with it.
@@ -92,9 +94,11 @@ struct SQLTaskStore: Sendable {
         try await database.transaction { connection in
             let sql = try Self.sql(connection)
             try await sql.insert(into: CreateTasks.tasks)
-                .columns("id", "assignee_id", "created_by", "name", "instructions", "due_date", "note", "status", "created_at", "updated_at")
+                .columns("id", "assignee_id", "created_by", "name", "instructions", "due_date", "note", "status", "created_at", "updated_at",
+                         "idempotency_key")
                 .values(SQLBind(id), SQLBind(task.assigneeID), SQLBind(task.createdBy), SQLBind(task.name), SQLBind(task.instructions),
-                        SQLBind(task.dueDate), SQLBind(""), SQLBind(TaskStatus.new.rawValue), SQLBind(now), SQLBind(now))
+                        SQLBind(task.dueDate), SQLBind(""), SQLBind(TaskStatus.new.rawValue), SQLBind(now), SQLBind(now),
+                        task.idempotencyKey.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
                 .run()
             try await Self.record(task: id, from: nil, to: .new, actor: task.createdBy, at: now, reason: nil, on: sql)
         }
@@ -108,6 +112,12 @@ struct SQLTaskStore: Sendable {
         (SELECT COUNT(*) FROM task_photos tp WHERE tp.task_id = t.id) AS photo_count \
         FROM tasks t JOIN users a ON a.id = t.assignee_id JOIN users c ON c.id = t.created_by
         """
+
+    /// The task an officer made under an Idempotency-Key, if any.
+    func task(createdBy officer: UUID, idempotencyKey: String) async throws -> TaskRecord? {
+        try await sql().raw(Self.selected + " WHERE t.created_by = \(bind: officer) AND t.idempotency_key = \(bind: idempotencyKey)")
+            .first().map(Self.record(from:))
+    }
 
     func task(id: UUID) async throws -> TaskRecord? {
         try await sql().raw(Self.selected + " WHERE t.id = \(bind: id)").first().map(Self.record(from:))

@@ -75,6 +75,7 @@ def test_a_task_is_handed_out_done_returned_and_done_again(phone_for, api, tmp_p
     with desk.expect_response(lambda r: r.url.endswith("/api/v1/tasks") and r.request.method == "POST") as created:
         form.get_by_role("button", name=m["tasks.new.submit"]).click()
     assert created.value.status == 201, created.value.text()
+    assert created.value.request.header_value("idempotency-key"), "the new task is sent with an Idempotency-Key"
     task_id = created.value.json()["id"]
     row = desk.locator(f".task-item[data-id='{task_id}']")
     expect(row).to_contain_text("Field 7 boundary")

@@ -117,13 +117,19 @@ export async function render(root) {
       field('instructions', 'tasks.new.instructions', instructions),
       field('dueDate', 'tasks.new.due', due),
       error, el('p', { class: 'actions' }, submit));
+    // One key per task being written: pressing again after a lost answer (or a timeout) makes
+    // the task once; a changed form is another task, with a new key.
+    let key = crypto.randomUUID();
+    form.addEventListener('input', () => { key = crypto.randomUUID(); });
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       error.textContent = '';
       if (!assignee.value.trim() || !name.value.trim() || !due.value) { error.textContent = t('tasks.new.missing'); return; }
       submit.disabled = true;
       try {
-        const task = await api.post('/api/v1/tasks', newTaskBody({ assignee: assignee.value, name: name.value, instructions: instructions.value, dueDate: due.value }));
+        const body = newTaskBody({ assignee: assignee.value, name: name.value, instructions: instructions.value, dueDate: due.value });
+        const task = await api.post('/api/v1/tasks', body, { headers: { 'Idempotency-Key': key } });
+        key = crypto.randomUUID();
         form.reset();
         announce(t('tasks.new.created', { name: task.name, assignee: task.assignee.username }));
         await refresh();
