@@ -28,6 +28,8 @@ export const titleKey = 'scenes.discover.title';
 const state = { mode: 'nearby', position: null, items: [], next: null, at: 0 };
 const FRESH = 5 * 60 * 1000;
 const MARKER = 52;
+/** How many of the nearest scenes the map shows at first. */
+const NEAREST = 5;
 
 /**
  * One cell of a scene grid: the reference thumbnail, square, with the scene's name (or day) and
@@ -247,10 +249,13 @@ export async function render(root, context) {
     return opening;
   }
 
-  /** Shows every scene of the grid within the view, with the phone. */
+  /**
+   * Shows the phone and the nearest few scenes (those within walking distance; zooming out shows
+   * the others): fitting all of them would pile their markers on top of each other.
+   */
   function fit() {
     if (!map || !state.position) return;
-    const points = [[state.position.latitude, state.position.longitude], ...state.items.map((scene) => [scene.latitude, scene.longitude])];
+    const points = [[state.position.latitude, state.position.longitude], ...state.items.slice(0, NEAREST).map((scene) => [scene.latitude, scene.longitude])];
     if (points.length === 1) map.setView(points[0], 15);
     else map.fitBounds(L.latLngBounds(points), { padding: [MARKER, MARKER], maxZoom: 17 });
   }
@@ -263,19 +268,20 @@ export async function render(root, context) {
       if (me) me.setLatLng(here);
       else me = L.marker(here, { interactive: false, keyboard: false, zIndexOffset: -1000, icon: L.divIcon({ className: 'place-dot me', iconSize: [18, 18] }) }).addTo(map);
     }
-    for (const scene of state.items) markers.addLayer(sceneMarker(scene));
+    // The nearer a scene, the higher its marker lies where markers overlap.
+    state.items.forEach((scene, index) => markers.addLayer(sceneMarker(scene, (state.items.length - index) * 1000)));
     mapBox.setAttribute('aria-label', t('scenes.map.label', { count: state.items.length }));
     sayOnMap(state.position && state.items.length === 0 ? t('scenes.nearby.empty', { radius: formatRadius(DISCOVER_RADIUS, lang, system) }) : '');
   }
 
-  /** @param {Scene} scene */
-  function sceneMarker(scene) {
+  /** @param {Scene} scene @param {number} above the marker's z-index offset */
+  function sceneMarker(scene, above) {
     const title = sceneTitle(scene, lang);
     const icon = L.divIcon({
       html: el('span', { class: 'marker-body' }, el('img', { src: scene.reference.urls.thumb, alt: '', width: MARKER, height: MARKER, draggable: 'false' })),
       iconSize: [MARKER, MARKER], iconAnchor: [MARKER / 2, MARKER / 2], className: 'scene-marker',
     });
-    const marker = L.marker([scene.latitude, scene.longitude], { icon, keyboard: true, riseOnHover: true });
+    const marker = L.marker([scene.latitude, scene.longitude], { icon, keyboard: true, riseOnHover: true, zIndexOffset: above });
     const open = () => context.navigate(`/scenes/${encodeURIComponent(scene.id)}`);
     marker.on('add', () => {
       const element = marker.getElement();

@@ -1,0 +1,318 @@
+"""The scene pages for browsing (issue #14 point 4: Discover, a scene, my scenes, the first-run
+explanation) on a phone, on the real server, in English (feet) and German (metres): scenes put in
+through the API around the emulated phone; Discover shows them nearest first with their distances
+and pages on with More, its dark map shows one thumbnail marker per scene that opens the scene;
+the scene page shows the reference with name and date, Retake (signed out: sign in first), the
+address, Navigate's directions link, the distance, the feet shot, the rephotographs in a strip and
+the timeline oldest first, and View on map; its creator deletes a rephotograph and a scene, each
+asked first; /me/scenes lists the creator's scenes newest first; the explanation of rephotography
+shows until dismissed. Screenshots of every screen are kept."""
+import json
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import messages, username
+from flows import sign_in, sign_out
+from photos_flows import PASSWORD, here, make_jpeg, offset
+
+PAGE = 20  # Web/scenes/format.js PAGE_SIZE: the grid's first page
+COLOURS = ["skyblue-darkgreen", "orange-brown", "white-navy", "gold-firebrick", "plum-indigo"]
+# Distances of the two nearest scenes, and the radius Discover searches, as each locale reads them.
+LOCALES = [("en-US", "en", ["130 ft", "390 ft", "1.6 mi"]), ("de-DE", "de", ["40 m", "120 m", "2,5 km"])]
+
+
+def fill(template, **values):
+    for name, value in values.items():
+        template = template.replace("{" + name + "}", str(value))
+    return template
+
+
+def account(api, name, display):
+    answer = api.post("/api/v1/accounts", data={"username": name, "password": PASSWORD, "displayName": display})
+    assert answer.status == 201, answer.text()
+    return answer.json()["token"]
+
+
+def create_scene(api, token, reference, feet, place, captured, name=None):
+    metadata = {"latitude": place["latitude"], "longitude": place["longitude"], "capturedAt": captured,
+                "attitude": {"w": 1, "x": 0, "y": 0, "z": 0}, "heading": 90}
+    if name is not None:
+        metadata["name"] = name
+    answer = api.post("/api/v1/scenes", headers={"Authorization": f"Bearer {token}"}, multipart={
+        "metadata": {"name": "metadata.json", "mimeType": "application/json", "buffer": json.dumps(metadata).encode()},
+        "image": {"name": "reference.jpg", "mimeType": "image/jpeg", "buffer": reference.read_bytes()},
+        "feetShot": {"name": "feet.jpg", "mimeType": "image/jpeg", "buffer": feet.read_bytes()},
+    })
+    assert answer.status == 201, answer.text()
+    return answer.json()
+
+
+def add_rephotograph(api, token, scene_id, image, captured):
+    metadata = {"capturedAt": captured, "attitude": {"w": 1, "x": 0, "y": 0, "z": 0}}
+    answer = api.post(f"/api/v1/scenes/{scene_id}/photos", headers={"Authorization": f"Bearer {token}"}, multipart={
+        "metadata": {"name": "metadata.json", "mimeType": "application/json", "buffer": json.dumps(metadata).encode()},
+        "image": {"name": "again.jpg", "mimeType": "image/jpeg", "buffer": image.read_bytes()},
+    })
+    assert answer.status == 201, answer.text()
+    return answer.json()
+
+
+def loose(text):
+    """A pattern of `text` that Intl's narrow and no-break spaces match too."""
+    return re.compile("^" + re.escape(text).replace("\\ ", "[ \u202f\u00a0]") + "$")
+
+
+def top(phone, step):
+    """A screenshot of the page from its top."""
+    phone.page.evaluate("window.scrollTo(0, 0)")
+    return phone.shot(step)
+
+
+def cells(page):
+    return page.locator(".scene-grid .scene-cell a")
+
+
+@pytest.mark.parametrize("locale,language,distances", LOCALES, ids=["en", "de"])
+def test_discover_a_scene_and_my_scenes(phone_for, api, tmp_path, locale, language, distances):
+    m = messages(language)
+    place = here()
+    images = [make_jpeg(tmp_path, f"{index}.jpg", size="480x360", colours=colours) for index, colours in enumerate(COLOURS)]
+    feet = make_jpeg(tmp_path, "feet.jpg", size="360x480", colours="gray60-gray30")
+
+    # Celia makes 22 scenes around the phone: "Old mill" 40 m east, an unnamed one 120 m north,
+    # twenty more from 200 m to 1.34 km in every direction; the nearest first is their order.
+    celia_name = username("celia")
+    celia = account(api, celia_name, "Celia Creator")
+    spots = [("Old mill", {"east": 40}), (None, {"north": 120})]
+    for index in range(20):
+        distance = 200 + 60 * index
+        direction = [(1, 0), (0, 1), (-1, 0), (0, -1)][index % 4]
+        spots.append((f"Scene {index + 1:02d}", {"north": direction[0] * distance, "east": direction[1] * distance}))
+    scenes = []
+    for index, (name, shift) in enumerate(spots):
+        scenes.append(create_scene(api, celia, images[index % len(images)], feet, offset(place, **shift),
+                                   f"20{10 + index % 10}-05-{1 + index:02d}T10:00:00+02:00", name))
+    mill, unnamed = scenes[0], scenes[1]
+    nearest_first = [scene["id"] for scene in scenes]
+
+    # Rhea takes "Old mill" again in 2024; Celia herself in 2022 (added later, but earlier in the timeline).
+    rhea_name = username("rhea")
+    rhea = account(api, rhea_name, "Rhea Retaker")
+    by_rhea = add_rephotograph(api, rhea, mill["id"], images[3], "2024-06-01T09:00:00+02:00")
+    by_celia = add_rephotograph(api, celia, mill["id"], images[4], "2022-03-01T09:00:00+01:00")
+
+    phone = phone_for(locale, geolocation={**place, "accuracy": 10})
+    page = phone.page
+
+    # Signed out, /me/scenes asks to sign in.
+    page.goto("/me/scenes")
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["scenes.mine.heading"])
+    expect(page.get_by_text(m["scenes.mine.signedOut"])).to_be_visible()
+    expect(page.get_by_role("link", name=m["scenes.mine.signIn"])).to_have_attribute("href", "/account#sign-in")
+    top(phone, "01-my-scenes-signed-out")
+
+    # Discover: the explanation of rephotography, the grid nearest first with distances.
+    page.goto("/scenes")
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["scenes.discover.heading"])
+    intro = page.get_by_role("region", name=m["scenes.intro.heading"])
+    expect(intro).to_be_visible()
+    expect(intro).to_contain_text(m["scenes.intro.what"])
+    expect(page.get_by_role("link", name=m["scenes.new"])).to_have_attribute("href", "/scenes/new")
+    expect(page.get_by_role("tab", name=m["scenes.tab.nearby"])).to_have_attribute("aria-selected", "true")
+    expect(cells(page)).to_have_count(PAGE)
+    expect(page.locator(".scenes-message")).to_have_text(loose(fill(m["scenes.nearby.found"], count=PAGE, radius=distances[2])))
+    assert [cell.get_attribute("data-scene") for cell in cells(page).all()] == nearest_first[:PAGE]
+    first, second = cells(page).nth(0), cells(page).nth(1)
+    expect(first.locator(".scene-cell-title")).to_have_text("Old mill")
+    expect(first.locator(".scene-cell-distance")).to_have_text(loose(distances[0]))
+    expect(second.locator(".scene-cell-distance")).to_have_text(loose(distances[1]))
+    # A scene without a name is called by its day.
+    expect(second.locator(".scene-cell-title")).to_have_text(re.compile(r"2011"))
+    # Two square columns on a 390 px phone.
+    boxes = [cells(page).nth(index).bounding_box() for index in range(3)]
+    assert abs(boxes[0]["y"] - boxes[1]["y"]) < 1 and boxes[2]["y"] > boxes[0]["y"] + boxes[0]["height"] - 1
+    assert abs(boxes[0]["width"] - boxes[0]["height"]) < 1, boxes[0]
+    for box in boxes:
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    top(phone, "02-discover-intro")
+    intro.scroll_into_view_if_needed()
+    page.locator(".scene-grid").scroll_into_view_if_needed()
+    phone.shot("03-discover-grid")
+
+    # More pages on: the last two scenes, still nearest first, and no More after them.
+    more = page.get_by_role("button", name=m["scenes.nearby.more"])
+    more.click()
+    expect(cells(page)).to_have_count(len(scenes))
+    assert [cell.get_attribute("data-scene") for cell in cells(page).all()] == nearest_first
+    expect(more).to_be_hidden()
+    phone.shot("04-discover-more")
+
+    # The explanation stays away once dismissed, after a reload too.
+    intro.get_by_role("button", name=m["scenes.intro.dismiss"]).click()
+    expect(page.get_by_role("region", name=m["scenes.intro.heading"])).to_have_count(0)
+    expect(page.locator("#status")).to_have_text(m["scenes.intro.dismissed"])
+    page.reload()
+    expect(cells(page).first).to_be_visible()
+    expect(page.get_by_role("region", name=m["scenes.intro.heading"])).to_have_count(0)
+
+    # The map: dark tiles from the configured tile server, one marker per scene with its thumbnail.
+    page.get_by_role("tab", name=m["scenes.tab.map"]).click()
+    expect(page.get_by_role("tab", name=m["scenes.tab.map"])).to_have_attribute("aria-selected", "true")
+    expect(page.locator(".scene-grid")).to_be_hidden()
+    markers = page.locator(".scene-marker")
+    expect(markers).to_have_count(PAGE)
+    marker = page.locator(f'.scene-marker[data-scene="{mill["id"]}"]')
+    expect(marker).to_have_attribute("aria-label", "Old mill")
+    expect(marker.locator("img")).to_have_attribute("src", mill["reference"]["urls"]["thumb"])
+    page.wait_for_load_state("networkidle")
+    assert phone.server.tile_requests, "no map tile was asked from the tile server of --tile-url"
+    tile_filter = page.locator(".scenes-map .leaflet-tile-pane").evaluate("pane => getComputedStyle(pane).filter")
+    assert "invert" in tile_filter, tile_filter
+    loaded = page.locator(".scene-marker img").evaluate_all("images => images.filter((image) => image.complete && image.naturalWidth > 0).length")
+    assert loaded == PAGE, f"{loaded} of {PAGE} marker thumbnails loaded"
+    phone.shot("05-discover-map")
+    marker.click()
+    expect(page).to_have_url(re.compile(f"/scenes/{mill['id']}$", re.I))
+
+    # The scene, signed out: everything the seed's detail screen shows; Retake asks to sign in.
+    expect(page.get_by_role("heading", level=1)).to_have_text("Old mill")
+    expect(page.get_by_role("img", name=fill(m["scenes.detail.referenceAlt"], title="Old mill"))).to_be_visible()
+    expect(page.locator(".scene-meta")).to_contain_text("2010")
+    expect(page.locator(".scene-meta")).to_contain_text("Celia Creator")
+    expect(page.get_by_role("link", name=m["scenes.detail.signInToRetake"])).to_have_attribute("href", "/account#sign-in")
+    expect(page.get_by_text(m["scenes.detail.signInHint"])).to_be_visible()
+    expect(page.get_by_role("link", name=m["scenes.detail.retake"], exact=True)).to_have_count(0)
+    detail = api.get(f"/api/v1/scenes/{mill['id']}").json()
+    if detail["address"]:
+        expect(page.locator(".scene-address")).to_contain_text(detail["address"]["line"])
+        expect(page.locator(".scene-attribution")).to_contain_text(detail["address"]["attribution"])
+    else:
+        expect(page.locator(".scene-address")).to_contain_text("° N")
+    expect(page.locator(".scene-distance")).to_have_text(loose(fill(m["scenes.detail.distance"], distance=distances[0])))
+    # Navigate: this browser is neither Android nor iOS, so OpenStreetMap's walking directions from here to the scene.
+    navigate = page.get_by_role("link", name=m["scenes.detail.navigate"])
+    href = navigate.get_attribute("href")
+    link = urlparse(href)
+    assert link.scheme == "https" and link.netloc == "www.openstreetmap.org" and link.path == "/directions", href
+    start, end = parse_qs(link.query)["route"][0].split(";")
+    assert end == f"{mill['latitude']:.6f},{mill['longitude']:.6f}", href
+    assert start == f"{place['latitude']:.6f},{place['longitude']:.6f}", href
+    expect(page.get_by_role("img", name=m["scenes.detail.feetAlt"])).to_have_attribute("src", mill["feetShot"]["urls"]["medium"])
+    strip = page.get_by_role("list", name=m["scenes.detail.rephotographs"])
+    expect(strip.get_by_role("listitem")).to_have_count(2)
+    expect(page.get_by_role("heading", name=fill(m["scenes.detail.rephotographsCount"], count=2))).to_be_visible()
+    # Nobody signed in may remove anything.
+    expect(page.get_by_role("button", name=m["scenes.detail.remove"])).to_have_count(0)
+    expect(page.get_by_role("button", name=m["scenes.detail.delete"])).to_have_count(0)
+    # The timeline, oldest first: the reference (2010), Celia's (2022), Rhea's (2024).
+    timeline = page.locator(".scene-timeline-item")
+    expect(timeline).to_have_count(3)
+    years = [item.locator("time").inner_text() for item in timeline.all()]
+    assert [re.search(r"20\d\d", year).group(0) for year in years] == ["2010", "2022", "2024"], years
+    expect(timeline.nth(0)).to_contain_text(m["scenes.detail.kindReference"])
+    expect(timeline.nth(1)).to_contain_text("Celia Creator")
+    expect(timeline.nth(2)).to_contain_text("Rhea Retaker")
+    expect(page.get_by_text(fill(m["scenes.detail.timelineCount"], count=3))).to_be_visible()
+    top(phone, "06-scene-signed-out")
+    page.locator(".scene-strip").scroll_into_view_if_needed()
+    phone.shot("07-scene-strip")
+    page.locator(".scene-timeline").scroll_into_view_if_needed()
+    phone.shot("08-scene-timeline")
+    # View on map: the reference above a small map of the place.
+    view = page.get_by_role("button", name=m["scenes.detail.viewOnMap"])
+    view.click()
+    expect(page.get_by_role("button", name=m["scenes.detail.hideMap"])).to_have_attribute("aria-expanded", "true")
+    on_map = page.locator(".scene-on-map")
+    expect(on_map.locator(".scene-map .leaflet-tile-loaded").first).to_be_visible()
+    expect(on_map.locator(".place-dot")).to_be_visible()
+    reference_box, map_box = on_map.locator(".scene-on-map-reference").bounding_box(), on_map.locator(".scene-map").bounding_box()
+    assert reference_box["y"] + reference_box["height"] <= map_box["y"] + 1, (reference_box, map_box)
+    page.wait_for_timeout(600)
+    phone.shot("09-scene-on-map")
+
+    # No such scene.
+    page.goto("/scenes/00000000-0000-4000-8000-000000000000")
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["scenes.detail.notFound"])
+    expect(page.get_by_role("link", name=m["scenes.detail.back"])).to_have_attribute("href", "/scenes")
+    top(phone, "10-scene-not-found")
+
+    # Rhea, signed in, may remove her own rephotograph only, and Retake opens the camera.
+    page.goto("/account")
+    assert sign_in(phone, language, rhea_name, PASSWORD).status == 200
+    page.goto(f"/scenes/{mill['id']}")
+    expect(page.get_by_role("link", name=m["scenes.detail.retake"], exact=True)).to_have_attribute("href", f"/scenes/{mill['id']}/retake")
+    removable = page.get_by_role("button", name=m["scenes.detail.remove"])
+    expect(removable).to_have_count(1)
+    expect(removable).to_have_attribute("aria-label", re.compile("Rhea Retaker"))
+    expect(page.get_by_role("button", name=m["scenes.detail.delete"])).to_have_count(0)
+    page.goto("/account")
+    sign_out(phone, language)
+
+    # Celia: removes Rhea's rephotograph (asked first; Keep keeps it), then deletes the unnamed scene.
+    assert sign_in(phone, language, celia_name, PASSWORD).status == 200
+    page.goto(f"/scenes/{mill['id']}")
+    removable = page.get_by_role("button", name=m["scenes.detail.remove"])
+    expect(removable).to_have_count(2)
+    page.get_by_role("button", name=re.compile("Rhea Retaker")).click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text(fill(m["scenes.detail.removeConfirm"], name="Rhea Retaker"))
+    phone.shot("11-scene-remove-asks")
+    dialog.get_by_role("button", name=m["scenes.detail.keep"]).click()
+    expect(dialog).to_be_hidden()
+    assert len(api.get(f"/api/v1/scenes/{mill['id']}").json()["rephotographs"]) == 2
+    page.get_by_role("button", name=re.compile("Rhea Retaker")).click()
+    with page.expect_response(lambda r: r.request.method == "DELETE" and by_rhea["photo"]["id"].lower() in r.url.lower()) as removed:
+        dialog.get_by_role("button", name=m["scenes.detail.removeYes"]).click()
+    assert removed.value.status == 204, removed.value.text()
+    expect(page.get_by_role("list", name=m["scenes.detail.rephotographs"]).get_by_role("listitem")).to_have_count(1)
+    expect(page.locator(".scene-timeline-item")).to_have_count(2)
+    left = api.get(f"/api/v1/scenes/{mill['id']}").json()["rephotographs"]
+    assert [item["photo"]["id"] for item in left] == [by_celia["photo"]["id"]]
+
+    page.goto(f"/scenes/{unnamed['id']}")
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"2011"))
+    page.get_by_role("button", name=m["scenes.detail.delete"]).click()
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text(re.compile(r"2011"))
+    top(phone, "12-scene-delete-asks")
+    dialog.get_by_role("button", name=m["scenes.detail.keep"]).click()
+    assert api.get(f"/api/v1/scenes/{unnamed['id']}").status == 200
+    page.get_by_role("button", name=m["scenes.detail.delete"]).click()
+    with page.expect_response(lambda r: r.request.method == "DELETE" and r.url.lower().endswith(unnamed["id"].lower())) as deleted:
+        dialog.get_by_role("button", name=m["scenes.detail.deleteYes"]).click()
+    assert deleted.value.status == 204, deleted.value.text()
+    assert api.get(f"/api/v1/scenes/{unnamed['id']}").status == 404
+
+    # /me/scenes: Celia's scenes, newest first, by pages (the deleted one gone).
+    expect(page).to_have_url(re.compile("/me/scenes$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["scenes.mine.heading"])
+    newest_first = [scene["id"] for scene in reversed(scenes) if scene["id"] != unnamed["id"]]
+    expect(cells(page)).to_have_count(PAGE)
+    assert [cell.get_attribute("data-scene") for cell in cells(page).all()] == newest_first[:PAGE]
+    top(phone, "13-my-scenes")
+    page.get_by_role("button", name=m["scenes.nearby.more"]).click()
+    expect(cells(page)).to_have_count(len(newest_first))
+    assert [cell.get_attribute("data-scene") for cell in cells(page).all()] == newest_first
+    cells(page).last.click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Old mill")
+
+
+def test_no_scene_near_says_what_to_do(phone_for, api):
+    """Far from every scene: an empty grid that says so and leads to making the first one; on
+    the map, the same words."""
+    m = messages("de")
+    phone = phone_for("de-DE", geolocation={**here(), "accuracy": 10})
+    page = phone.page
+    page.goto("/scenes")
+    expect(page.locator(".scenes-message")).to_contain_text(m["scenes.nearby.empty"].split("{")[0].strip())
+    expect(cells(page)).to_have_count(0)
+    expect(page.get_by_role("link", name=m["scenes.nearby.makeFirst"])).to_have_attribute("href", "/scenes/new")
+    top(phone, "01-empty")
+    page.get_by_role("tab", name=m["scenes.tab.map"]).click()
+    expect(page.locator(".scenes-map-frame .map-message")).to_contain_text(m["scenes.nearby.empty"].split("{")[0].strip())
+    page.wait_for_load_state("networkidle")
+    phone.shot("02-empty-map")
