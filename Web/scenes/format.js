@@ -107,16 +107,67 @@ export function formatCoordinates(latitude, longitude, language) {
 }
 
 /**
- * The address line of a scene: the gazetteer's ("1.2 km NE of Brno, South Moravian, Czechia")
- * with its attribution, or, when the server has no gazetteer, the coordinates (and no attribution).
+ * The words of an address line in one language (from i18n): `near` with `{distance}`,
+ * `{direction}` and `{place}`, and the eight compass points clockwise from north.
+ * @typedef {{near: string, compass: string[]}} AddressWords
+ */
+
+/**
+ * A distance as the address line rounds it (as WaymarkCore's AddressLine does): to 10 m under a
+ * kilometre, to 0.1 km under 10 km, to whole kilometres beyond.
+ * @param {number} meters
+ * @param {string} language
+ */
+export function addressDistance(meters, language) {
+  const tens = Math.round(meters / 10) * 10;
+  const number = (/** @type {number} */ value, /** @type {number} */ digits) =>
+    new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  if (tens < 1000) return `${number(tens, 0)} m`;
+  const tenths = Math.round(meters / 100) / 10;
+  if (tenths < 10) return `${number(tenths, 1)} km`;
+  return `${number(Math.round(meters / 1000), 0)} km`;
+}
+
+/**
+ * "Brno, South Moravian, Tschechien": the place, its region when it differs, and the country
+ * named in `language` (the server's English name when the browser knows none).
+ * @param {SceneAddress} address
+ * @param {string} language
+ */
+function placeText(address, language) {
+  let country = address.country;
+  try {
+    country = new Intl.DisplayNames(language, { type: 'region' }).of(address.countryCode) ?? country;
+  } catch { /* an unknown code: the server's name */ }
+  const parts = [address.place];
+  if (address.region && address.region !== address.place) parts.push(address.region);
+  parts.push(country);
+  return parts.join(', ');
+}
+
+/**
+ * The address line of a scene in the page's language: "1,2 km NO von Brno, South Moravian,
+ * Tschechien" from the gazetteer's parts (the server writes its `line` in English; an English
+ * page shows that line as it is), just the place when the scene is at it, with the gazetteer's
+ * attribution; without a gazetteer, the coordinates (and no attribution).
  * @param {{latitude: number, longitude: number, address: SceneAddress | null}} scene
  * @param {string} language
+ * @param {AddressWords} words
  * @returns {{line: string, attribution: string | null}}
  */
-export function addressLine(scene, language) {
-  const line = scene.address?.line?.trim() ?? '';
-  if (line !== '') return { line, attribution: scene.address?.attribution?.trim() || null };
-  return { line: formatCoordinates(scene.latitude, scene.longitude, language), attribution: null };
+export function addressLine(scene, language, words) {
+  const address = scene.address;
+  const line = address?.line?.trim() ?? '';
+  if (!address || line === '') return { line: formatCoordinates(scene.latitude, scene.longitude, language), attribution: null };
+  const attribution = address.attribution?.trim() || null;
+  if (language.toLowerCase().startsWith('en')) return { line, attribution };
+  // The server's line is the bare place when the scene is at it (no distance, no direction).
+  const at = address.bearing === null || !/^\d/.test(line);
+  if (at && !/^No town/.test(line)) return { line: placeText(address, language), attribution };
+  const point = address.bearing === null ? '' : words.compass[Math.round(address.bearing / 45) % 8] ?? '';
+  const text = words.near.replace('{distance}', addressDistance(address.distance, language)).replace('{direction}', point)
+    .replace('{place}', placeText(address, language)).replace(/\s+/g, ' ').trim();
+  return { line: text, attribution };
 }
 
 /** @typedef {'android' | 'ios' | 'other'} MapPlatform */

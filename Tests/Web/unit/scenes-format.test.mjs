@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  nearbyScenesPath, myScenesPath, scenePath, sceneTitle, distanceTo, distanceText, formatCoordinates, addressLine,
+  nearbyScenesPath, myScenesPath, scenePath, sceneTitle, distanceTo, distanceText, formatCoordinates, addressLine, addressDistance,
   mapPlatform, directionsLink, isCreator, mayRemoveRephotograph, oldestFirst, introShown, dismissIntro, INTRO_STORAGE_KEY,
 } from '../../../Web/scenes/format.js';
 
@@ -59,13 +59,35 @@ test('coordinates read with hemispheres and the language’s decimal sign', () =
   assert.equal(formatCoordinates(-33.8568, -151.2153, 'de'), '33,85680° S, 151,21530° W');
 });
 
-test('the address line is the gazetteer’s with its attribution, else the coordinates', () => {
-  const address = { line: '1.2 km NE of Brno, South Moravian, Czechia', place: 'Brno', region: 'South Moravian', country: 'Czechia',
-    countryCode: 'CZ', distance: 1200, bearing: 45, attribution: 'GeoNames (CC BY 4.0)' };
-  assert.deepEqual(addressLine({ latitude: 49.2, longitude: 16.6, address }, 'en'),
-    { line: '1.2 km NE of Brno, South Moravian, Czechia', attribution: 'GeoNames (CC BY 4.0)' });
-  assert.deepEqual(addressLine({ latitude: 49.2, longitude: 16.6, address: null }, 'de'), { line: '49,20000° N, 16,60000° E', attribution: null });
-  assert.deepEqual(addressLine({ latitude: 49.2, longitude: 16.6, address: { ...address, line: ' ' } }, 'en').attribution, null);
+const EN_WORDS = { near: '{distance} {direction} of {place}', compass: ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] };
+const DE_WORDS = { near: '{distance} {direction} von {place}', compass: ['N', 'NO', 'O', 'SO', 'S', 'SW', 'W', 'NW'] };
+const BRNO = { line: '1.2 km NE of Brno, South Moravian, Czechia', place: 'Brno', region: 'South Moravian', country: 'Czechia',
+  countryCode: 'CZ', distance: 1234.5, bearing: 44.9, attribution: 'Place names: GeoNames (geonames.org), CC BY 4.0' };
+
+test('the address line: the server’s in English, the same words in German, the place alone at it', () => {
+  assert.deepEqual(addressLine({ latitude: 49.2, longitude: 16.6, address: BRNO }, 'en-US', EN_WORDS),
+    { line: '1.2 km NE of Brno, South Moravian, Czechia', attribution: 'Place names: GeoNames (geonames.org), CC BY 4.0' });
+  assert.equal(addressLine({ latitude: 49.2, longitude: 16.6, address: BRNO }, 'de', DE_WORDS).line, '1,2 km NO von Brno, South Moravian, Tschechien');
+  const west = { ...BRNO, line: '850 m W of Brno, South Moravian, Czechia', distance: 847, bearing: 268 };
+  assert.equal(addressLine({ latitude: 49.2, longitude: 16.5, address: west }, 'de', DE_WORDS).line, '850 m W von Brno, South Moravian, Tschechien');
+  const far = { ...BRNO, line: '12 km SE of Brno, South Moravian, Czechia', distance: 12499, bearing: 135 };
+  assert.equal(addressLine({ latitude: 49.1, longitude: 16.7, address: far }, 'de', DE_WORDS).line, '12 km SO von Brno, South Moravian, Tschechien');
+  const at = { ...BRNO, line: 'Brno, South Moravian, Czechia', distance: 120, bearing: 10 };
+  assert.equal(addressLine({ latitude: 49.2, longitude: 16.6, address: at }, 'de', DE_WORDS).line, 'Brno, South Moravian, Tschechien');
+  const city = { ...BRNO, line: 'Vienna, Austria', place: 'Vienna', region: 'Vienna', country: 'Austria', countryCode: 'AT', distance: 0, bearing: null };
+  assert.equal(addressLine({ latitude: 48.2, longitude: 16.37, address: city }, 'de', DE_WORDS).line, 'Vienna, Österreich', 'a region named as its place is not repeated');
+});
+
+test('without a gazetteer the address line is the coordinates, with no attribution', () => {
+  assert.deepEqual(addressLine({ latitude: 49.2, longitude: 16.6, address: null }, 'de', DE_WORDS), { line: '49,20000° N, 16,60000° E', attribution: null });
+  assert.deepEqual(addressLine({ latitude: 49.2, longitude: 16.6, address: { ...BRNO, line: ' ' } }, 'en', EN_WORDS),
+    { line: '49.20000° N, 16.60000° E', attribution: null });
+});
+
+test('address distances are rounded as WaymarkCore rounds them', () => {
+  const cases = [[4, 'en', '0 m'], [847, 'en', '850 m'], [994, 'de', '990 m'], [996, 'en', '1.0 km'], [1234.5, 'de', '1,2 km'], [9949, 'en', '9.9 km'],
+    [9951, 'en', '10 km'], [2140000, 'en', '2,140 km'], [2140000, 'de', '2.140 km']];
+  for (const [meters, language, text] of cases) assert.equal(addressDistance(meters, language), text, `${meters} m in ${language}`);
 });
 
 test('the map app is chosen by the user agent: Android, iPhone and iPad, else the web', () => {

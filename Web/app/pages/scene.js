@@ -76,7 +76,7 @@ export async function render(root, context) {
   }, t('scenes.detail.navigate'));
   const mapToggle = el('button', { type: 'button', 'aria-expanded': 'false' }, t('scenes.detail.viewOnMap'));
 
-  const address = addressLine(scene, lang);
+  const address = addressLine(scene, lang, { near: t('scenes.address.near'), compass: t('scenes.address.compass').split(',') });
   const distance = el('p', { class: 'scene-distance', 'aria-live': 'polite', hidden: true });
 
   const onMap = el('section', { class: 'scene-on-map', id: uniqueId('scene-map'), hidden: true, 'aria-label': t('scenes.detail.mapHeading') },
@@ -167,11 +167,13 @@ export async function render(root, context) {
         el('p', { class: 'hint' }, t('scenes.detail.deleteHint')),
         el('p', { class: 'actions' }, el('button', {
           type: 'button', class: 'danger',
-          onclick: () => confirmThen(t('scenes.detail.deleteConfirm', { title, count: scene.rephotographCount }), t('scenes.detail.deleteYes'), async () => {
-            await api.delete(`/api/v1/scenes/${encodeURIComponent(scene.id)}`);
-            announce(t('scenes.detail.deleted', { title }));
-            context.navigate('/me/scenes');
-          }),
+          onclick: () => confirmThen(
+            scene.rephotographCount > 0 ? t('scenes.detail.deleteConfirm', { title, count: scene.rephotographCount }) : t('scenes.detail.deleteConfirmNone', { title }),
+            t('scenes.detail.deleteYes'), async () => {
+              await api.delete(`/api/v1/scenes/${encodeURIComponent(scene.id)}`);
+              announce(t('scenes.detail.deleted', { title }));
+              context.navigate('/me/scenes');
+            }),
         }, t('scenes.detail.delete'))))
     : '';
 
@@ -184,7 +186,7 @@ export async function render(root, context) {
     el('p', { class: 'actions' }, retake, navigate, mapToggle),
     user ? '' : el('p', { class: 'hint' }, t('scenes.detail.signInHint')),
     el('p', { class: 'scene-address' }, el('span', { class: 'visually-hidden' }, t('scenes.detail.address')), address.line),
-    address.attribution ? el('p', { class: 'hint scene-attribution' }, t('scenes.detail.attribution', { source: address.attribution })) : '',
+    address.attribution ? el('p', { class: 'hint scene-attribution' }, address.attribution) : '',
     distance,
     error,
     onMap,
@@ -236,7 +238,8 @@ export async function render(root, context) {
 }
 
 /**
- * The small map of View on map: the scene's place, not movable by accident (two fingers zoom).
+ * The small map of View on map: the scene's place as a dot, to be moved and zoomed for a look
+ * around (the page scrolls past it: the wheel does not zoom).
  * @param {HTMLElement} box
  * @param {Scene} scene
  * @returns {Promise<() => void>} removes the map

@@ -104,7 +104,7 @@ export async function render(root, context) {
   const grid = el('ul', { class: 'scene-grid', 'aria-label': t('scenes.nearby.results') });
   const more = el('button', { type: 'button', class: 'more', hidden: true }, t('scenes.nearby.more'));
   const update = el('button', { type: 'button' }, t('scenes.nearby.update'));
-  nearbyPanel.append(message, grid, more);
+  nearbyPanel.append(el('div', { class: 'scenes-status' }, message, update), grid, more);
 
   const mapBox = el('div', { class: 'scenes-map', role: 'region', 'aria-label': t('scenes.map.label', { count: 0 }) });
   const mapMessage = el('p', { class: 'map-message', 'aria-live': 'polite', hidden: true });
@@ -114,7 +114,7 @@ export async function render(root, context) {
   root.replaceChildren(
     el('h1', {}, t('scenes.discover.heading')),
     introCard() ?? '',
-    el('p', { class: 'actions scenes-actions' }, newScene, update, el('a', { class: 'button', href: '/me/scenes' }, t('scenes.mine.link'))),
+    el('p', { class: 'actions scenes-actions' }, newScene, el('a', { class: 'button', href: '/me/scenes' }, t('scenes.mine.link'))),
     tabs, nearbyPanel, mapPanel);
 
   /** @param {Mode} mode @param {boolean} [focus] */
