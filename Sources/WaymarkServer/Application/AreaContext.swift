@@ -19,6 +19,8 @@ struct AreaContext {
     let media: NIOThreadPool
     /// The photo area, for areas that take photos themselves (`acceptUpload`) or answer with them.
     let photos: PhotoController
+    /// The offline gazetteer (place names), loaded when first needed.
+    let gazetteer: GazetteerLoader
 
     var database: ServerDatabase { app.serverDatabase }
 }

@@ -96,12 +96,13 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
 
     // Photos and places (§3.6, §3.7): browsing needs no account.
     let uploader = PhotoUploader(photos: stores.photos, blobs: blobs, media: media, clock: clock, locks: BlobLocks())
-    let photos = PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader)
+    let gazetteer = GazetteerLoader.fromEnvironment(logger: app.logger)
+    let photos = PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader, gazetteer: gazetteer)
     photos.register(on: sessions)
 
     // Receipts, field inspection (§3.10) and rephotography (§3.9), each in its own folder.
     let areas = AreaContext(app: app, configuration: configuration, clock: clock, sessions: sessions, signedIn: signedIn,
-                            stores: stores, blobs: blobs, media: media, photos: photos)
+                            stores: stores, blobs: blobs, media: media, photos: photos, gazetteer: gazetteer)
     try await ReceiptArea.register(areas)
     try await TaskArea.register(areas)
     try await FieldPathArea.register(areas)

@@ -30,10 +30,10 @@ extension PhotoController {
             if let link = try await tasks.link(photo: photo.id) { task = try await tasks.task(id: link.task) }
             receipt = try await photos.receipt(of: photo.id).map { .shown($0) } ?? .none
         }
-        let places = if let place = photo.place {
-            await pdfPlaces.nearest(latitude: place.latitude, longitude: place.longitude, logger: request.logger)
+        let places: [PhotoReport.NearbyPlace]? = if let place = photo.place, let gazetteer = await gazetteer.gazetteer() {
+            PhotoReport.NearbyPlace.nearest(in: gazetteer, latitude: place.latitude, longitude: place.longitude)
         } else {
-            [PhotoPDFPlaces.Near]?.none
+            nil
         }
         let image = blobs.file(sha256: photo.sha256, derivative: "large.jpg")
         let logger = request.logger, shown = (task: task, receipt: receipt)

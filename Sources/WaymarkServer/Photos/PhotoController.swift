@@ -13,7 +13,7 @@ struct PhotoController: Sendable {
     let blobs: any BlobStore
     let uploader: PhotoUploader
     /// The gazetteer's places for the maps of photos' PDFs, loaded when the first is asked for.
-    let pdfPlaces = PhotoPDFPlaces()
+    let gazetteer: GazetteerLoader
 
     /// Registers the routes on a builder whose requests may carry a session (none is required to
     /// browse); writes need a signed-in account.

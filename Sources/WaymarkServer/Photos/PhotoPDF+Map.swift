@@ -210,7 +210,7 @@ enum PhotoPDFMap {
         border(frame, in: d)
     }
 
-    static func drawSurroundings(_ places: [PhotoPDFPlaces.Near], known: Bool, frame: Frame, detail: Frame, in d: PDFDocument) {
+    static func drawSurroundings(_ places: [PhotoReport.NearbyPlace], known: Bool, frame: Frame, detail: Frame, in d: PDFDocument) {
         background(frame, in: d)
         let centre = frame.centre
         // The close-up's extent, when it is large enough to see here.

@@ -5,6 +5,30 @@ import WaymarkMedia
 
 /// What the PDF of a photo shows (DESIGN §3.10), gathered by ``PhotoController`` before it is drawn.
 struct PhotoReport: Sendable {
+    /// A place of the gazetteer near the photo: how far, and in which direction from the photo
+    /// (degrees from true north), it lies.
+    struct NearbyPlace: Sendable, Equatable {
+        var name: String
+        var countryCode: String
+        var distance: Double
+        var azimuth: Double
+
+        /// Up to `count` places nearest to the photo, nearest first, looked for within 25 km and
+        /// then farther (100 km, 400 km) until one is found.
+        static func nearest(in gazetteer: Gazetteer, latitude: Double, longitude: Double, count: Int = 5) -> [NearbyPlace] {
+            for radius in [25_000.0, 100_000, 400_000] {
+                let found = gazetteer.nearest(latitude: latitude, longitude: longitude, count: count, within: radius)
+                if !found.isEmpty {
+                    return found.map { near in
+                        let line = Geodesy.inverse((latitude, longitude), (near.place.latitude, near.place.longitude))
+                        return NearbyPlace(name: near.place.name, countryCode: near.place.countryCode, distance: line.distance, azimuth: line.startAzimuth ?? 0)
+                    }
+                }
+            }
+            return []
+        }
+    }
+
     /// What the viewer is shown of the photo's receipt.
     enum Receipt: Sendable {
         /// The receipt (to the owner, officers and admins, as `GET …/receipt`).
@@ -23,7 +47,7 @@ struct PhotoReport: Sendable {
     /// The photo's "large" derivative (a JPEG without metadata); `nil` when it cannot be read.
     var image: Data?
     /// The gazetteer's places nearest to the photo; `nil` when the server has no gazetteer or the photo no place.
-    var places: [PhotoPDFPlaces.Near]?
+    var places: [NearbyPlace]?
 }
 
 /// The PDF of a photo (DESIGN §3.10), one A4 page in portrait when it fits: the title, the photo

@@ -7,14 +7,11 @@ enum SceneArea {
     /// This area's migrations, in order; they run after every earlier one of the schema.
     static var migrations: [any Migration] { [CreateScenes()] }
 
-    /// Registers this area's routes. The gazetteer of the scenes' addresses is found now (see
-    /// ``SceneAddresses/location(environment:workingDirectory:)``) and loaded when first needed.
+    /// Registers this area's routes; addresses come from the server's gazetteer.
     static func register(_ context: AreaContext) async throws {
-        let location = SceneAddresses.location(environment: ProcessInfo.processInfo.environment,
-                                               workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
         let controller = SceneController(
             scenes: SQLSceneStore(database: context.database), photos: context.stores.photos, accounts: context.stores.accounts,
-            blobs: context.blobs, uploader: context.photos.uploader, photoArea: context.photos, addresses: SceneAddresses(location: location, logger: context.app.logger),
+            blobs: context.blobs, uploader: context.photos.uploader, photoArea: context.photos, addresses: SceneAddresses(loader: context.gazetteer),
             clock: context.clock)
         controller.register(sessions: context.sessions, signedIn: context.signedIn)
     }
