@@ -147,6 +147,7 @@ export async function render(root) {
       el('a', { href: '/vault' }, t('vault.settingsLink')), ' · ',
       el('a', { href: '/sky' }, t('settings.toSky')), ' · ',
       el('a', { href: '/paths' }, t('settings.toPaths'))),
-    el('p', { class: 'record-links' }, el('a', { href: '/tasks' }, t('settings.toTasks'))),
+    el('p', { class: 'record-links' }, el('a', { href: '/inspection' }, t('settings.toInspection')), ' · ',
+      el('a', { href: '/tasks' }, t('settings.toTasks'))),
     dialog);
 }

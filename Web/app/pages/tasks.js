@@ -63,7 +63,10 @@ export async function render(root) {
     officer ? newTaskForm() : null,
     el('section', { class: 'card', 'aria-labelledby': 'task-list-heading' },
       el('h2', { id: 'task-list-heading' }, t(officer ? 'tasks.all' : 'tasks.mine')),
-      filterBox, note, empty, list)].filter(/** @returns {part is HTMLElement} */ (part) => part !== null));
+      filterBox, note, empty, list),
+    el('p', { class: 'record-links' }, el('a', { href: '/inspection' }, t('tasks.toInspection')), ' · ',
+      el('a', { href: '/camera' }, t('tasks.toCamera')), ' · ', el('a', { href: '/paths' }, t('settings.toPaths')))]
+    .filter(/** @returns {part is HTMLElement} */ (part) => part !== null));
 
   /** @param {any} task */
   function row(task) {
