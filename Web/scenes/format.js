@@ -108,8 +108,9 @@ export function formatCoordinates(latitude, longitude, language) {
 
 /**
  * The words of an address line in one language (from i18n): `near` with `{distance}`,
- * `{direction}` and `{place}`, and the eight compass points clockwise from north.
- * @typedef {{near: string, compass: string[]}} AddressWords
+ * `{direction}` and `{place}`; `remote` (no town within `{maximum}`) with the same and
+ * `{maximum}`; and the eight compass points clockwise from north.
+ * @typedef {{near: string, remote: string, compass: string[]}} AddressWords
  */
 
 /**
@@ -147,27 +148,32 @@ function placeText(address, language) {
 
 /**
  * The address line of a scene in the page's language: "1,2 km NO von Brno, South Moravian,
- * Tschechien" from the gazetteer's parts (the server writes its `line` in English; an English
- * page shows that line as it is), just the place when the scene is at it, with the gazetteer's
- * attribution; without a gazetteer, the coordinates (and no attribution).
+ * Tschechien" from the gazetteer's parts (the server writes its `line` in English, in
+ * WaymarkCore's three forms — at a place, near one, no town within some distance — and an
+ * English page shows that line as it is), with the source the gazetteer names (its attribution
+ * without the words "Place names:", which the page says in its own language); without a
+ * gazetteer, the coordinates (and no source).
  * @param {{latitude: number, longitude: number, address: SceneAddress | null}} scene
  * @param {string} language
  * @param {AddressWords} words
- * @returns {{line: string, attribution: string | null}}
+ * @returns {{line: string, source: string | null}}
  */
 export function addressLine(scene, language, words) {
   const address = scene.address;
   const line = address?.line?.trim() ?? '';
-  if (!address || line === '') return { line: formatCoordinates(scene.latitude, scene.longitude, language), attribution: null };
-  const attribution = address.attribution?.trim() || null;
-  if (language.toLowerCase().startsWith('en')) return { line, attribution };
+  if (!address || line === '') return { line: formatCoordinates(scene.latitude, scene.longitude, language), source: null };
+  const source = address.attribution?.trim().replace(/^Place names:\s*/i, '') || null;
+  if (language.toLowerCase().startsWith('en')) return { line, source };
+  const remote = /^No town within ([\d.,]+) (m|km)\b/.exec(line);
   // The server's line is the bare place when the scene is at it (no distance, no direction).
-  const at = address.bearing === null || !/^\d/.test(line);
-  if (at && !/^No town/.test(line)) return { line: placeText(address, language), attribution };
+  if (!remote && (address.bearing === null || !/^\d/.test(line))) return { line: placeText(address, language), source };
   const point = address.bearing === null ? '' : words.compass[Math.round(address.bearing / 45) % 8] ?? '';
-  const text = words.near.replace('{distance}', addressDistance(address.distance, language)).replace('{direction}', point)
+  const maximum = remote ? Number((remote[1] ?? '').replace(/,/g, '')) * (remote[2] === 'km' ? 1000 : 1) : 0;
+  const text = (remote ? words.remote : words.near)
+    .replace('{maximum}', addressDistance(maximum, language))
+    .replace('{distance}', addressDistance(address.distance, language)).replace('{direction}', point)
     .replace('{place}', placeText(address, language)).replace(/\s+/g, ' ').trim();
-  return { line: text, attribution };
+  return { line: text, source };
 }
 
 /** @typedef {'android' | 'ios' | 'other'} MapPlatform */

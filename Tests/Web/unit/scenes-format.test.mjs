@@ -59,14 +59,16 @@ test('coordinates read with hemispheres and the language’s decimal sign', () =
   assert.equal(formatCoordinates(-33.8568, -151.2153, 'de'), '33,85680° S, 151,21530° W');
 });
 
-const EN_WORDS = { near: '{distance} {direction} of {place}', compass: ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] };
-const DE_WORDS = { near: '{distance} {direction} von {place}', compass: ['N', 'NO', 'O', 'SO', 'S', 'SW', 'W', 'NW'] };
+const EN_WORDS = { near: '{distance} {direction} of {place}', remote: 'No town within {maximum} — {distance} {direction} of {place}',
+  compass: ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] };
+const DE_WORDS = { near: '{distance} {direction} von {place}', remote: 'Kein Ort im Umkreis von {maximum} — {distance} {direction} von {place}',
+  compass: ['N', 'NO', 'O', 'SO', 'S', 'SW', 'W', 'NW'] };
 const BRNO = { line: '1.2 km NE of Brno, South Moravian, Czechia', place: 'Brno', region: 'South Moravian', country: 'Czechia',
   countryCode: 'CZ', distance: 1234.5, bearing: 44.9, attribution: 'Place names: GeoNames (geonames.org), CC BY 4.0' };
 
 test('the address line: the server’s in English, the same words in German, the place alone at it', () => {
   assert.deepEqual(addressLine({ latitude: 49.2, longitude: 16.6, address: BRNO }, 'en-US', EN_WORDS),
-    { line: '1.2 km NE of Brno, South Moravian, Czechia', attribution: 'Place names: GeoNames (geonames.org), CC BY 4.0' });
+    { line: '1.2 km NE of Brno, South Moravian, Czechia', source: 'GeoNames (geonames.org), CC BY 4.0' });
   assert.equal(addressLine({ latitude: 49.2, longitude: 16.6, address: BRNO }, 'de', DE_WORDS).line, '1,2 km NO von Brno, South Moravian, Tschechien');
   const west = { ...BRNO, line: '850 m W of Brno, South Moravian, Czechia', distance: 847, bearing: 268 };
   assert.equal(addressLine({ latitude: 49.2, longitude: 16.5, address: west }, 'de', DE_WORDS).line, '850 m W von Brno, South Moravian, Tschechien');
@@ -76,12 +78,19 @@ test('the address line: the server’s in English, the same words in German, the
   assert.equal(addressLine({ latitude: 49.2, longitude: 16.6, address: at }, 'de', DE_WORDS).line, 'Brno, South Moravian, Tschechien');
   const city = { ...BRNO, line: 'Vienna, Austria', place: 'Vienna', region: 'Vienna', country: 'Austria', countryCode: 'AT', distance: 0, bearing: null };
   assert.equal(addressLine({ latitude: 48.2, longitude: 16.37, address: city }, 'de', DE_WORDS).line, 'Vienna, Österreich', 'a region named as its place is not repeated');
+  const taiga = { line: 'No town within 20 km — 263 km N of Hearst, Ontario, Canada', place: 'Hearst', region: 'Ontario', country: 'Canada',
+    countryCode: 'CA', distance: 262960, bearing: 2, attribution: 'Place names: GeoNames (geonames.org), CC BY 4.0' };
+  assert.equal(addressLine({ latitude: 52, longitude: -83.7, address: taiga }, 'de', DE_WORDS).line,
+    'Kein Ort im Umkreis von 20 km — 263 km N von Hearst, Ontario, Kanada');
+  const sea = { ...taiga, line: 'No town within 1,500 km — 2,140 km S of Hearst, Ontario, Canada', distance: 2140000, bearing: 181 };
+  assert.equal(addressLine({ latitude: 30, longitude: -83.7, address: sea }, 'de', DE_WORDS).line,
+    'Kein Ort im Umkreis von 1.500 km — 2.140 km S von Hearst, Ontario, Kanada');
 });
 
-test('without a gazetteer the address line is the coordinates, with no attribution', () => {
-  assert.deepEqual(addressLine({ latitude: 49.2, longitude: 16.6, address: null }, 'de', DE_WORDS), { line: '49,20000° N, 16,60000° E', attribution: null });
+test('without a gazetteer the address line is the coordinates, with no source', () => {
+  assert.deepEqual(addressLine({ latitude: 49.2, longitude: 16.6, address: null }, 'de', DE_WORDS), { line: '49,20000° N, 16,60000° E', source: null });
   assert.deepEqual(addressLine({ latitude: 49.2, longitude: 16.6, address: { ...BRNO, line: ' ' } }, 'en', EN_WORDS),
-    { line: '49.20000° N, 16.60000° E', attribution: null });
+    { line: '49.20000° N, 16.60000° E', source: null });
 });
 
 test('address distances are rounded as WaymarkCore rounds them', () => {

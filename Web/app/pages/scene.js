@@ -76,7 +76,8 @@ export async function render(root, context) {
   }, t('scenes.detail.navigate'));
   const mapToggle = el('button', { type: 'button', 'aria-expanded': 'false' }, t('scenes.detail.viewOnMap'));
 
-  const address = addressLine(scene, lang, { near: t('scenes.address.near'), compass: t('scenes.address.compass').split(',') });
+  const address = addressLine(scene, lang,
+    { near: t('scenes.address.near'), remote: t('scenes.address.remote'), compass: t('scenes.address.compass').split(',') });
   const distance = el('p', { class: 'scene-distance', 'aria-live': 'polite', hidden: true });
 
   const onMap = el('section', { class: 'scene-on-map', id: uniqueId('scene-map'), hidden: true, 'aria-label': t('scenes.detail.mapHeading') },
@@ -186,7 +187,7 @@ export async function render(root, context) {
     el('p', { class: 'actions' }, retake, navigate, mapToggle),
     user ? '' : el('p', { class: 'hint' }, t('scenes.detail.signInHint')),
     el('p', { class: 'scene-address' }, el('span', { class: 'visually-hidden' }, t('scenes.detail.address')), address.line),
-    address.attribution ? el('p', { class: 'hint scene-attribution' }, address.attribution) : '',
+    address.source ? el('p', { class: 'hint scene-attribution' }, t('scenes.detail.attribution', { source: address.source })) : '',
     distance,
     error,
     onMap,
