@@ -159,8 +159,11 @@ def test_discover_a_scene_and_my_scenes(phone_for, api, tmp_path, locale, langua
     expect(page.get_by_role("region", name=m["scenes.intro.heading"])).to_have_count(0)
 
     # The map: dark tiles from the configured tile server, one marker per scene with its thumbnail.
-    page.get_by_role("tab", name=m["scenes.tab.map"]).click()
+    # The tabs as a keyboard uses them: the arrow key moves to Map.
+    page.get_by_role("tab", name=m["scenes.tab.nearby"]).focus()
+    page.keyboard.press("ArrowRight")
     expect(page.get_by_role("tab", name=m["scenes.tab.map"])).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_role("tab", name=m["scenes.tab.map"])).to_be_focused()
     expect(page.locator(".scene-grid")).to_be_hidden()
     markers = page.locator(".scene-marker")
     expect(markers).to_have_count(PAGE)
@@ -325,4 +328,27 @@ def test_no_scene_near_says_what_to_do(phone_for, api):
     page.get_by_role("tab", name=m["scenes.tab.map"]).click()
     expect(page.locator(".scenes-map-frame .map-message")).to_contain_text(m["scenes.nearby.empty"].split("{")[0].strip())
     page.wait_for_load_state("networkidle")
+    page.locator(".scenes-map-frame").scroll_into_view_if_needed()
     phone.shot("02-empty-map")
+
+
+ANDROID = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"
+IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+
+
+@pytest.mark.parametrize("agent,start", [(ANDROID, "geo:"), (IPHONE, "https://maps.apple.com/?")], ids=["android", "iphone"])
+def test_navigate_opens_the_phones_own_map_app(phone_for, api, tmp_path, agent, start):
+    """Navigate is a link the phone's map app opens: geo: on Android, Apple Maps on an iPhone."""
+    m = messages("en")
+    place = here()
+    token = account(api, username("nina"), "Nina Navigator")
+    image = make_jpeg(tmp_path, "scene.jpg", size="480x360")
+    scene = create_scene(api, token, image, image, offset(place, north=300), "2021-07-01T12:00:00+02:00", "Water tower")
+    phone = phone_for("en-US", geolocation={**place, "accuracy": 10})
+    phone.context.add_init_script(f"Object.defineProperty(Navigator.prototype, 'userAgent', {{ get: () => {json.dumps(agent)} }});")
+    phone.page.goto(f"/scenes/{scene['id']}")
+    navigate = phone.page.get_by_role("link", name=m["scenes.detail.navigate"])
+    expect(navigate).to_have_attribute("href", re.compile("^" + re.escape(start)))
+    href = navigate.get_attribute("href")
+    assert f"{scene['latitude']:.6f},{scene['longitude']:.6f}" in href.replace("%2C", ","), href
+    assert navigate.get_attribute("target") is None, "the map app opens the link, not a new tab"
