@@ -344,6 +344,7 @@ export async function render(root, context) {
       showResult(t('camera.storeFailed'), true);
       return;
     }
+    showResult(t('camera.stored.sending'));
     await outbox.drain();
     const left = (await outbox.list(id)).find((waiting) => waiting.id === item.id);
     waitingId = left && left.state !== 'failed' ? left.id : null;
@@ -363,6 +364,7 @@ export async function render(root, context) {
       showResult(t('camera.storeFailed'), true);
       return;
     }
+    showResult(t('camera.stored.sending'));
     await queue.drain();
     const left = (await queue.list()).find((waiting) => waiting.id === item.id);
     if (!left) showResult(t('camera.stored.sent'));
