@@ -114,7 +114,11 @@ export function watchSensors(listeners = {}) {
   const onOrientation = (event) => {
     const reading = /** @type {DeviceOrientationEvent & {webkitCompassHeading?: number}} */ (event);
     const alpha = event.type === 'deviceorientationabsolute' ? reading.alpha : absoluteAlpha(reading);
-    attitude = fromDeviceOrientation(alpha, reading.beta, reading.gamma, screenAngle());
+    const next = fromDeviceOrientation(alpha, reading.beta, reading.gamma, screenAngle());
+    // A browser without the sensor (or one not yet reading it) sends nulls between real
+    // readings: they say nothing, so the last reading stands.
+    if (!next) return;
+    attitude = next;
     heading = compassHeading(alpha, reading.beta, reading.gamma);
     listeners.onChange?.();
   };

@@ -156,6 +156,8 @@ export async function render(root, context) {
   function tick() {
     if (!alive) return;
     if (!video.isConnected) { stop(); return; }
+    // Once the orientation comes the browser has allowed it: the button is no longer needed.
+    if (sensors.moment().attitude) allowSensors.hidden = true;
     if (step !== 'camera' && step !== 'feet') return;
     const now = sensors.moment();
     const tilt = now.attitude ? levelTilt(now.attitude) : null;

@@ -170,6 +170,8 @@ export async function render(root, context) {
   function tick() {
     if (!alive) return;
     if (!video.isConnected) { stop(); return; }
+    // Once the orientation comes the browser has allowed it: the button is no longer needed.
+    if (sensors.moment().attitude) allowSensors.hidden = true;
     if (step !== 'camera') return;
     // The guides are drawn in the view's own pixels, so the rectangle's offset is eq. 4.17's on screen.
     const width = Math.round(view.clientWidth), height = Math.round(view.clientHeight);
