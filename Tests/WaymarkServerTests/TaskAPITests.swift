@@ -362,6 +362,38 @@ struct TaskAPITests {
         }
     }
 
+    @Test("A send and a deletion of the task's photo at once: either the photo goes before the send, or it is sent and stays (409) — never sent and gone", arguments: TestDatabase.all)
+    func sendRacesPhotoDeletion(database: TestDatabase) async throws {
+        let folder = makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withServer(database) { server in
+            let olga = try await server.officer(uniqueName("olga"))
+            let ursa = try await server.register(uniqueName("ursa"))
+            var outcomes = Set<[UInt]>()
+            for round in 0..<8 {
+                let task = try await server.createTask(olga.token, assignee: ursa.user.username).decode(TaskDTO.self)
+                let jpeg = try TaskPhoto.jpeg(in: folder, round.isMultiple(of: 2) ? "olive-white" : "maroon-white")
+                let photo = try await server.addTaskPhoto(task.id, jpeg, token: ursa.token).decode(PhotoDTO.self)
+                let (send, delete) = try await withThrowingTaskGroup(of: (String, UInt).self) { group in
+                    group.addTask { ("send", try await server.post("/api/v1/tasks/\(task.id)/send", ursa.token).status.code) }
+                    group.addTask { ("delete", try await server.send(.DELETE, "/api/v1/photos/\(photo.id)", headers: TestServer.bearer(ursa.token)).status.code) }
+                    var answers: [String: UInt] = [:]
+                    for try await (what, status) in group { answers[what] = status }
+                    return (answers["send"] ?? 0, answers["delete"] ?? 0)
+                }
+                #expect(send == 200)
+                #expect(delete == 204 || delete == 409, "\(delete)")
+                let sent = try await server.get("/api/v1/tasks/\(task.id)", ursa.token).decode(TaskDTO.self)
+                let stillThere = try await server.get("/api/v1/photos/\(photo.id)", ursa.token).status == .ok
+                #expect(stillThere == (delete == 409), "a refused deletion leaves the photo, an accepted one removes it")
+                #expect(sent.photoCount == (stillThere ? 1 : 0), "the task was sent with exactly the photos that exist")
+                #expect(try await TaskPhotoGuard.isSent(photoID: photo.id, on: server.app.serverDatabase) == stillThere)
+                outcomes.insert([send, delete])
+            }
+            #expect(!outcomes.isEmpty)
+        }
+    }
+
     @Test("Two sends at once make one transition: one answers 200, the other 409, and the history has one entry", arguments: TestDatabase.all)
     func concurrentSends(database: TestDatabase) async throws {
         try await withServer(database) { server in

@@ -175,16 +175,17 @@ extension PhotoController {
         let user = try request.auth.require(SignedInUser.self)
         let photo = try await visiblePhoto(request)
         guard photo.ownerID == user.account.id else { throw Self.notFound }
-        if try await TaskPhotoGuard.isSent(photoID: photo.id, on: request.application.serverDatabase) {
+        do {
+            guard try await remove(photo) else { throw Self.notFound }
+        } catch PhotoStoreError.evidence {
             throw APIError(.conflict, "photo_sent", "This photo was sent with an inspection task, so it is evidence and can never be deleted.")
         }
-        guard try await remove(photo) else { throw Self.notFound }
         request.logger.info("photo deleted", metadata: ["photo": "\(photo.id)"])
         return Response(status: .noContent)
     }
 
     /// Deletes a photo, and its blob when no other photo refers to the same bytes; false when it
-    /// was already gone. Under the content's lock, so that an upload of the same bytes cannot lose
+    /// was already gone; ``PhotoStoreError/evidence`` for a photo sent with a task, which stays. Under the content's lock, so that an upload of the same bytes cannot lose
     /// its blob in between. Every area that deletes photos (tasks, scenes) deletes them here.
     @discardableResult
     func remove(_ photo: Photo) async throws -> Bool {

@@ -167,16 +167,27 @@ struct SQLPhotoStore: PhotoStore {
             """).run()
     }
 
+    /// Deletes a photo, unless it was sent with an inspection task (``PhotoStoreError/evidence``):
+    /// the check and the deletion are one transaction, and on PostgreSQL the task's link row is
+    /// locked first, so a send that runs at the same moment either comes first (and the photo
+    /// stays) or waits until the photo is gone. A photo deleted by another request meanwhile
+    /// answers `nil`, and the map's counts are lowered once.
     func delete(id: UUID) async throws -> Photo? {
         guard let photo = try await photo(id: id) else { return nil }
         let postgres = database.isPostgres
-        try await database.transaction { connection in
+        return try await database.transaction { connection in
             guard let sql = connection as? any SQLDatabase else { throw PhotoStoreError.notSQL }
+            // Without `sent = true` in the condition: PostgreSQL must lock the row as it is, so a
+            // send updating it now is waited for and its result read.
+            let lock: SQLQueryString = postgres ? " FOR UPDATE" : ""
+            let link = try await sql.raw("SELECT sent FROM \(ident: CreateTasks.photos) WHERE photo_id = \(bind: id)" + lock).first()
+            if let link, try link.decode(column: "sent", as: Bool.self) { throw PhotoStoreError.evidence }
             if !postgres { try await Self.removePlaces(of: photo, on: sql) }
-            try await sql.delete(from: CreatePhotos.table).where("id", .equal, SQLBind(id)).run()
+            let removed = try await sql.raw("DELETE FROM \(ident: CreatePhotos.table) WHERE id = \(bind: id) RETURNING id").all()
+            guard !removed.isEmpty else { return nil }
             try await PhotoCellIndex.remove(photo, on: sql)
+            return photo
         }
-        return photo
     }
 
     func references(sha256: String) async throws -> Int {
@@ -567,4 +578,6 @@ struct SQLPhotoStore: PhotoStore {
 
 enum PhotoStoreError: Error {
     case notSQL
+    /// The photo was sent with an inspection task: evidence, never deleted (409 `photo_sent`).
+    case evidence
 }

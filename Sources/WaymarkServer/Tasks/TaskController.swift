@@ -296,7 +296,7 @@ struct TaskController: Sendable {
 }
 
 /// Whether a photo was sent with a task: such a photo is evidence and may never be deleted
-/// (DESIGN §3.10), and `DELETE /api/v1/photos/{id}` refuses it (409 `photo_sent`).
+/// (DESIGN §3.10); the photo store refuses to delete it (``PhotoStoreError/evidence``).
 enum TaskPhotoGuard {
     static func isSent(photoID: UUID, on database: ServerDatabase) async throws -> Bool {
         try await SQLTaskStore.isSent(photoID: photoID, on: database)
