@@ -72,7 +72,7 @@ def top(phone, step):
 
 
 def cells(page):
-    return page.locator(".scene-grid .scene-cell a")
+    return page.locator(".scenes-grid .scene-cell a")
 
 
 @pytest.mark.parametrize("locale,language,distances", LOCALES, ids=["en", "de"])
@@ -139,7 +139,7 @@ def test_discover_a_scene_and_my_scenes(phone_for, api, tmp_path, locale, langua
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     top(phone, "02-discover-intro")
     intro.scroll_into_view_if_needed()
-    page.locator(".scene-grid").scroll_into_view_if_needed()
+    page.locator(".scenes-grid").scroll_into_view_if_needed()
     phone.shot("03-discover-grid")
 
     # More pages on: the last two scenes, still nearest first, and no More after them.
@@ -164,7 +164,7 @@ def test_discover_a_scene_and_my_scenes(phone_for, api, tmp_path, locale, langua
     page.keyboard.press("ArrowRight")
     expect(page.get_by_role("tab", name=m["scenes.tab.map"])).to_have_attribute("aria-selected", "true")
     expect(page.get_by_role("tab", name=m["scenes.tab.map"])).to_be_focused()
-    expect(page.locator(".scene-grid")).to_be_hidden()
+    expect(page.locator(".scenes-grid")).to_be_hidden()
     markers = page.locator(".scene-marker")
     expect(markers).to_have_count(PAGE)
     marker = page.locator(f'.scene-marker[data-scene="{mill["id"]}"]')
@@ -234,15 +234,28 @@ def test_discover_a_scene_and_my_scenes(phone_for, api, tmp_path, locale, langua
     phone.shot("07-scene-strip")
     page.locator(".scene-timeline").scroll_into_view_if_needed()
     phone.shot("08-scene-timeline")
+    # The same in the phone's dark mode.
+    page.emulate_media(color_scheme="dark")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(15, 23, 21)"
+    top(phone, "08-scene-dark")
+    page.emulate_media(color_scheme="light")
     # View on map: the reference above a small map of the place.
     view = page.get_by_role("button", name=m["scenes.detail.viewOnMap"])
     view.click()
     expect(page.get_by_role("button", name=m["scenes.detail.hideMap"])).to_have_attribute("aria-expanded", "true")
     on_map = page.locator(".scene-on-map")
-    expect(on_map.locator(".scene-map .leaflet-tile-loaded").first).to_be_visible()
-    expect(on_map.locator(".place-dot")).to_be_visible()
-    reference_box, map_box = on_map.locator(".scene-on-map-reference").bounding_box(), on_map.locator(".scene-map").bounding_box()
-    assert reference_box["y"] + reference_box["height"] <= map_box["y"] + 1, (reference_box, map_box)
+    expect(on_map.locator(".scene-place-map .leaflet-tile-loaded").first).to_be_visible()
+    expect(on_map.locator(".place-dot:not(.me)")).to_be_visible()
+    expect(on_map.locator(".place-dot.me")).to_be_visible()  # the phone, 40 m away
+    # Measured at one moment (the page scrolls smoothly to the map): the reference above the map,
+    # both dots inside the map.
+    boxes = on_map.evaluate("""(section) => Object.fromEntries(['.scene-on-map-reference', '.scene-place-map', '.place-dot:not(.me)', '.place-dot.me']
+      .map((selector) => { const r = section.querySelector(selector).getBoundingClientRect(); return [selector, {top: r.top, bottom: r.bottom, left: r.left, right: r.right}]; }))""")
+    reference, frame = boxes[".scene-on-map-reference"], boxes[".scene-place-map"]
+    assert reference["bottom"] <= frame["top"] + 1, boxes
+    assert frame["bottom"] - frame["top"] <= 844 / 2, f"the small map takes more than half the screen: {boxes}"
+    for dot in (boxes[".place-dot:not(.me)"], boxes[".place-dot.me"]):
+        assert frame["left"] <= dot["left"] and dot["right"] <= frame["right"] and frame["top"] <= dot["top"] and dot["bottom"] <= frame["bottom"], boxes
     page.wait_for_timeout(600)
     phone.shot("09-scene-on-map")
 

@@ -30,7 +30,7 @@ export async function render(root) {
   let alive = true;
   const system = unitSystem(navigator.language);
   const message = el('div', { class: 'scenes-message', 'aria-live': 'polite' });
-  const grid = el('ul', { class: 'scene-grid', 'aria-label': t('scenes.mine.results') });
+  const grid = el('ul', { class: 'scenes-grid', 'aria-label': t('scenes.mine.results') });
   const more = el('button', { type: 'button', class: 'more', hidden: true }, t('scenes.nearby.more'));
   root.replaceChildren(
     el('h1', {}, t('scenes.mine.heading')),

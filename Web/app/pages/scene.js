@@ -27,6 +27,9 @@ import {
 
 export const titleKey = 'scenes.detail.title';
 
+/** How near (m) the phone must be for View on map to show it beside the scene. */
+const WALK = 3000;
+
 /**
  * @param {HTMLElement} root
  * @param {PageContext} context
@@ -80,27 +83,29 @@ export async function render(root, context) {
     { near: t('scenes.address.near'), remote: t('scenes.address.remote'), compass: t('scenes.address.compass').split(',') });
   const distance = el('p', { class: 'scene-distance', 'aria-live': 'polite', hidden: true });
 
-  const onMap = el('section', { class: 'scene-on-map', id: uniqueId('scene-map'), hidden: true, 'aria-label': t('scenes.detail.mapHeading') },
+  const onMap = el('section', { class: 'scene-on-map', id: uniqueId('scene-place-map'), hidden: true, 'aria-label': t('scenes.detail.mapHeading') },
     el('img', { class: 'scene-on-map-reference', src: reference.urls.medium, alt: t('scenes.detail.referenceAlt', { title }), width: reference.width, height: reference.height }),
-    el('div', { class: 'scene-map', role: 'img', 'aria-label': t('scenes.detail.mapLabel', { title }) }));
+    el('div', { class: 'scene-place-map', role: 'img', 'aria-label': t('scenes.detail.mapLabel', { title }) }));
   mapToggle.setAttribute('aria-controls', onMap.id);
   /** @type {(() => void) | null} */
   let removeMap = null;
+  /** @type {{latitude: number, longitude: number} | null} where the phone is, once known */
+  let here = null;
   mapToggle.addEventListener('click', () => {
     const open = onMap.hidden;
     onMap.hidden = !open;
     mapToggle.setAttribute('aria-expanded', String(open));
     mapToggle.textContent = t(open ? 'scenes.detail.hideMap' : 'scenes.detail.viewOnMap');
     if (open && !removeMap) {
-      const box = /** @type {HTMLElement} */ (onMap.querySelector('.scene-map'));
+      const box = /** @type {HTMLElement} */ (onMap.querySelector('.scene-place-map'));
       removeMap = () => {};
-      void smallMap(box, scene).then((remove) => { if (alive) removeMap = remove; else remove(); });
+      void smallMap(box, scene, here).then((remove) => { if (alive) removeMap = remove; else remove(); });
     }
     if (open) onMap.scrollIntoView({ block: 'start', behavior: 'smooth' });
   });
 
   const feet = scene.feetShot
-    ? el('figure', { class: 'scene-feet' },
+    ? el('figure', { class: 'scene-feet-shot' },
         el('img', { src: scene.feetShot.urls.medium, alt: t('scenes.detail.feetAlt'), width: scene.feetShot.width, height: scene.feetShot.height, loading: 'lazy', decoding: 'async' }),
         el('figcaption', { class: 'hint' }, t('scenes.detail.feetHint')))
     : el('p', { class: 'hint' }, t('scenes.detail.noFeet'));
@@ -191,7 +196,7 @@ export async function render(root, context) {
     distance,
     error,
     onMap,
-    el('section', { 'aria-labelledby': 'scene-feet-heading' }, el('h2', { id: 'scene-feet-heading' }, t('scenes.detail.feet')), feet),
+    el('section', { 'aria-labelledby': 'scene-feet-shot-heading' }, el('h2', { id: 'scene-feet-shot-heading' }, t('scenes.detail.feet')), feet),
     el('section', { 'aria-labelledby': stripHeading.id }, stripHeading,
       rephotographs.length > 0 ? strip : el('p', { class: 'hint' }, t('scenes.detail.noRephotographs'))),
     el('section', { 'aria-labelledby': 'scene-timeline-heading' }, el('h2', { id: 'scene-timeline-heading' }, t('scenes.detail.timeline')), timelineMessage, timeline),
@@ -224,6 +229,7 @@ export async function render(root, context) {
   // The distance from the phone, when the browser tells the position (a refusal only leaves it out).
   void currentPosition({ maximumAge: 60000, timeout: 15000 }).then((position) => {
     if (!alive) return;
+    here = position;
     const text = distanceText(distanceTo(scene, position), lang, system);
     if (!text) return;
     distance.textContent = t('scenes.detail.distance', { distance: text });
@@ -243,9 +249,10 @@ export async function render(root, context) {
  * around (the page scrolls past it: the wheel does not zoom).
  * @param {HTMLElement} box
  * @param {Scene} scene
+ * @param {{latitude: number, longitude: number} | null} here the phone, shown too when known and near
  * @returns {Promise<() => void>} removes the map
  */
-async function smallMap(box, scene) {
+async function smallMap(box, scene, here) {
   try {
     const [L, source] = await Promise.all([loadLeaflet(), tileSource()]);
     if (!box.isConnected) return () => {};
@@ -254,6 +261,12 @@ async function smallMap(box, scene) {
     tileLayer(L, source).addTo(map);
     map.setView([scene.latitude, scene.longitude], 17);
     L.marker([scene.latitude, scene.longitude], { keyboard: false, interactive: false, icon: L.divIcon({ className: 'place-dot', iconSize: [18, 18] }) }).addTo(map);
+    // Within walking distance the map shows the phone too, so that the way there can be seen.
+    const away = here ? distanceTo({ latitude: scene.latitude, longitude: scene.longitude }, here) : null;
+    if (here && away !== null && away < WALK) {
+      L.marker([here.latitude, here.longitude], { keyboard: false, interactive: false, zIndexOffset: -1000, icon: L.divIcon({ className: 'place-dot me', iconSize: [18, 18] }) }).addTo(map);
+      map.fitBounds(L.latLngBounds([[scene.latitude, scene.longitude], [here.latitude, here.longitude]]), { padding: [32, 32], maxZoom: 17 });
+    }
     return () => map.remove();
   } catch (error) {
     box.replaceWith(el('p', { class: 'hint' }, t('map.unavailable')));

@@ -101,7 +101,7 @@ export async function render(root, context) {
   const tabs = el('div', { role: 'tablist', class: 'scenes-tabs', 'aria-label': t('scenes.tab.label') }, nearbyTab, mapTab);
 
   const message = el('div', { class: 'scenes-message', 'aria-live': 'polite' });
-  const grid = el('ul', { class: 'scene-grid', 'aria-label': t('scenes.nearby.results') });
+  const grid = el('ul', { class: 'scenes-grid', 'aria-label': t('scenes.nearby.results') });
   const more = el('button', { type: 'button', class: 'more', hidden: true }, t('scenes.nearby.more'));
   const update = el('button', { type: 'button' }, t('scenes.nearby.update'));
   nearbyPanel.append(el('div', { class: 'scenes-status' }, message, update), grid, more);
