@@ -328,7 +328,7 @@ struct SceneAPITests {
         }
     }
 
-    @Test("Deleting: a rephotograph by its author or the scene's creator, a scene by its creator only, with its photos and files", arguments: TestDatabase.all)
+    @Test("Deleting: a rephotograph by its author or the scene's creator, a scene by its creator only, with the creator's photos and files; others' rephotographs stay theirs", arguments: TestDatabase.all)
     func delete(database: TestDatabase) async throws {
         try await withServer(database) { server in
             let alice = try await server.register(sceneUser("alice"))
@@ -356,16 +356,23 @@ struct SceneAPITests {
             #expect(try await server.send(.GET, "/api/v1/photos/\(bobs.photo.id)").status == .notFound, "the photo went with it")
             #expect(try await delete(base + "/photos/\(carols.photo.id)", alice.token) == .noContent, "the scene's creator")
             #expect(try await delete(base + "/photos/\(carols.photo.id)", alice.token) == .notFound)
+            #expect(try await server.send(.GET, "/api/v1/photos/\(carols.photo.id)", headers: TestServer.bearer(carol.token)).status == .ok,
+                    "out of the scene, carol's photo is still hers")
             let left = try await server.send(.GET, base).decode(SceneDTO.self)
             #expect(left.rephotographs?.map(\.photo.id) == [carols2.photo.id])
 
             #expect(try await delete(base, alice.token) == .noContent)
             #expect(try await server.send(.GET, base).status == .notFound)
-            for photo in [scene.reference.id, scene.feetShot?.id ?? UUID(), carols2.photo.id] {
+            for photo in [scene.reference.id, scene.feetShot?.id ?? UUID()] {
                 #expect(try await server.send(.GET, "/api/v1/photos/\(photo)").status == .notFound)
             }
             #expect(try await server.rows(CreateScenes.rephotographs, "added_by", carol.user.id) == 0)
             #expect(try await server.rows(CreatePhotos.table, "owner_id", alice.user.id) == 0)
+            // Carol's two rephotographs are still her photos; once she deletes them, no file is left.
+            for photo in [carols.photo.id, carols2.photo.id] {
+                #expect(try await server.send(.GET, "/api/v1/photos/\(photo)", headers: TestServer.bearer(carol.token)).status == .ok)
+                #expect(try await delete("/api/v1/photos/\(photo)", carol.token) == .noContent)
+            }
             #expect(server.blobFiles() == baseline, "every file of the scene is gone")
             #expect(try await delete(base, alice.token) == .notFound)
 

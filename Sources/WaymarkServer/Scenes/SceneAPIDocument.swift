@@ -139,7 +139,7 @@ enum SceneAPIDocument {
           $ref: "#/components/responses/InternalError"
     delete:
       operationId: deleteScene
-      summary: Delete one's own scene, with its photos (reference, feet shot, rephotographs) and their files when nothing else refers to them.
+      summary: "Delete one's own scene, with one's own photos of it (reference, feet shot, own rephotographs) and their files when nothing else refers to them; others' rephotographs stay theirs, as photos of their own."
       security:
         - bearer: []
         - sessionCookie: []
@@ -277,7 +277,7 @@ enum SceneAPIDocument {
   /api/v1/scenes/{scene_id}/photos/{photo_id}:
     delete:
       operationId: removeRephotograph
-      summary: Remove a rephotograph (its author or the scene's creator); its photo and file go with it when nothing else refers to them.
+      summary: "Remove a rephotograph from a scene (its author or the scene's creator); the photo and file go with it when it is the requester's own and nothing else refers to them, else it stays its author's photo."
       security:
         - bearer: []
         - sessionCookie: []

@@ -119,15 +119,18 @@ extension SceneController {
         let photoIDs = [scene.referencePhotoID] + (scene.feetShotPhotoID.map { [$0] } ?? [])
             + (try await scenes.rephotographs(scene: scene.id)).map(\.photoID)
         guard try await scenes.delete(id: scene.id) else { throw Self.notFound }
+        // The creator's own photos go with the scene; others' rephotographs stay theirs, as
+        // photos of their own (out of the scene).
         for id in photoIDs where try await scenes.references(photo: id) == 0 {
-            if let photo = try await photos.photo(id: id) { try await discard(photo) }
+            if let photo = try await photos.photo(id: id), photo.ownerID == user { try await discard(photo) }
         }
         request.logger.info("scene deleted", metadata: ["scene": "\(scene.id)"])
         return Response(status: .noContent)
     }
 
     /// `DELETE /api/v1/scenes/{id}/photos/{photo_id}`: the rephotograph's author or the scene's
-    /// creator takes it out of the scene; the photo and its blob go with it.
+    /// creator takes it out of the scene; the photo and its blob go with it when it is the
+    /// requester's own (another's rephotograph stays theirs, out of the scene).
     @Sendable func removeRephotograph(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self).account.id
         let scene = try await visibleScene(request, viewer: user)
@@ -140,7 +143,7 @@ extension SceneController {
               try await visiblePhoto(photoID, viewer: user) != nil || scene.ownerID == user
         else { throw Self.rephotographNotFound }
         guard try await scenes.removeRephotograph(scene: scene.id, photo: photoID) else { throw Self.rephotographNotFound }
-        if try await scenes.references(photo: photoID) == 0, let photo = try await photos.photo(id: photoID) {
+        if try await scenes.references(photo: photoID) == 0, let photo = try await photos.photo(id: photoID), photo.ownerID == user {
             try await discard(photo)
         }
         request.logger.info("rephotograph removed", metadata: ["scene": "\(scene.id)", "photo": "\(photoID)"])
