@@ -62,6 +62,17 @@ def test_sign_up_sign_out_sign_in(phone_for, locale, language, other):
     expect(page.get_by_role("status")).to_have_text(m["status.signedIn"].replace("{name}", "Alice Example"))
     phone.shot("5-signed-in")
 
+    # The parts the header has no room for are one tap away.
+    more = page.get_by_role("region", name=m["account.more"])
+    for key in ("scenes", "inspection", "tasks", "paths", "routes", "vault", "sky", "settings"):
+        expect(more.get_by_role("link", name=m[f"account.more.{key}"], exact=True)).to_be_visible()
+    more.scroll_into_view_if_needed()
+    phone.shot("5-more")
+    more.get_by_role("link", name=m["account.more.inspection"], exact=True).click()
+    expect(page).to_have_url(phone.url("/inspection"))
+    page.go_back()
+    expect(page.get_by_role("region", name=m["account.more"])).to_be_visible()
+
     page.get_by_role("navigation").get_by_role("link", name=m["nav.home"]).click()
     expect(page).to_have_url(phone.url("/"))
     expect(page.locator("main")).to_contain_text(m["home.signedInAs"].replace("{name}", "Alice Example"))

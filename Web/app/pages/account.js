@@ -80,7 +80,21 @@ function signedOut(context) {
       el('h2', { id: 'sign-in-heading' }, t('account.signIn.heading')), signInForm),
     el('section', { class: 'card', id: 'sign-up', 'aria-labelledby': 'sign-up-heading' },
       el('h2', { id: 'sign-up-heading' }, t('account.signUp.heading')), signUpForm),
+    everything(),
   ];
+}
+
+/** The parts of Waymark the header has no room for, one tap away: where each is found. */
+const PARTS = /** @type {Array<[string, string]>} */ ([
+  ['/scenes', 'account.more.scenes'], ['/inspection', 'account.more.inspection'], ['/tasks', 'account.more.tasks'],
+  ['/paths', 'account.more.paths'], ['/routes', 'account.more.routes'], ['/vault', 'account.more.vault'],
+  ['/sky', 'account.more.sky'], ['/settings', 'account.more.settings'],
+]);
+
+function everything() {
+  return el('section', { class: 'card account-more', 'aria-labelledby': 'account-more-heading' },
+    el('h2', { id: 'account-more-heading' }, t('account.more')),
+    el('ul', { class: 'link-list' }, ...PARTS.map(([href, key]) => el('li', {}, el('a', { href }, t(key))))));
 }
 
 /**
@@ -207,6 +221,7 @@ function signedIn(user, context) {
       el('dl', { class: 'facts' }, ...facts.flatMap(([key, value]) => [el('dt', {}, t(key)), el('dd', {}, value)])),
       el('p', { class: 'actions' }, signOut)),
     devices(context),
+    everything(),
   ];
 }
 
