@@ -235,6 +235,7 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
     pin = page.locator(".scene-pin-marker")
     expect(pin).to_be_visible()
     expect(page.locator(".scene-pin")).to_contain_text(m["sceneCamera.map.atFix"].split("{")[0].strip())
+    phone.shot(f"{language}-05-new-map")
     box = pin.bounding_box()
     x, y = centre(box)
     page.mouse.move(x, y)
@@ -248,7 +249,13 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
     pinned = {"latitude": moved[0], "longitude": moved[1]}
     assert pinned["latitude"] > spot["latitude"] and pinned["longitude"] > spot["longitude"], (pinned, spot)
     assert 3 < distance_m(pinned, spot) < 60, distance_m(pinned, spot)
-    phone.shot(f"{language}-05-new-map")
+    phone.shot(f"{language}-05b-new-map-moved")
+    # Without a pointer: the focused pin moves with the arrow keys (and back).
+    pin.focus()
+    page.keyboard.press("ArrowRight")
+    expect(pin_text).not_to_contain_text(f"{moved[1]:.6f}".replace(".", "," if language == "de" else "."))
+    page.keyboard.press("ArrowLeft")
+    expect(pin_text).to_contain_text(f"{moved[1]:.6f}".replace(".", "," if language == "de" else "."))
     # Back to the feet shot's review and forward again keeps the moved pin.
     page.locator(".scene-back").click()
     expect(page.locator(".scene-step-title")).to_have_text(m["sceneCamera.step.feetReview"])

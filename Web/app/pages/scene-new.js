@@ -264,10 +264,24 @@ export async function render(root, context) {
         tileLayer(L, source).addTo(map);
         marker = L.marker([start.latitude, start.longitude], {
           draggable: true, keyboard: true, autoPan: true, title: t('sceneCamera.map.pin'), alt: t('sceneCamera.map.pin'),
-          icon: L.divIcon({ className: 'scene-pin-marker', iconSize: [28, 28], iconAnchor: [14, 28] }),
+          // The drop shape is drawn by a child: Leaflet places the icon itself with a transform.
+          icon: L.divIcon({ className: 'scene-pin-marker', html: el('span', { class: 'scene-pin-shape' }), iconSize: [28, 28], iconAnchor: [14, 34] }),
         }).addTo(map);
         marker.on('dragend', () => {
           const at = marker.getLatLng();
+          pin = { latitude: at.lat, longitude: at.lng };
+          describePin();
+        });
+        // Without a pointer the arrow keys move the focused pin, 4 screen pixels a press.
+        // (Listened for on the map's box: Leaflet makes the pin's element only once the map has a view.)
+        mapBox.addEventListener('keydown', (event) => {
+          const step = { ArrowUp: [0, -4], ArrowDown: [0, 4], ArrowLeft: [-4, 0], ArrowRight: [4, 0] }[event.key];
+          if (!step || !(event.target instanceof Element) || !event.target.closest('.scene-pin-marker')) return;
+          event.preventDefault();
+          event.stopPropagation();
+          const point = map.latLngToContainerPoint(marker.getLatLng()).add(L.point(step[0], step[1]));
+          const at = map.containerPointToLatLng(point);
+          marker.setLatLng(at);
           pin = { latitude: at.lat, longitude: at.lng };
           describePin();
         });
@@ -277,9 +291,10 @@ export async function render(root, context) {
         return;
       }
     }
+    // The box was hidden until this step: Leaflet measures it again before it centres the pin.
+    map.invalidateSize();
     map.setView([start.latitude, start.longitude], 18);
     marker.setLatLng([start.latitude, start.longitude]);
-    map.invalidateSize();
   }
 
   function describePin() {
