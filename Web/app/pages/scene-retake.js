@@ -128,9 +128,9 @@ export async function render(root, context) {
   const compareStep = el('section', { class: 'scene-step scene-step-compare', hidden: true },
     el('h2', { class: 'scene-step-title', tabindex: '-1' }, t('sceneCamera.step.compare')),
     compareBox,
-    el('fieldset', { class: 'scene-compare-mode' }, el('legend', {}, t('sceneCamera.compare.mode')),
-      el('label', { for: 'scene-mode-overlay' }, modeOverlay, ' ', t('sceneCamera.compare.overlay')),
-      el('label', { for: 'scene-mode-wipe' }, modeWipe, ' ', t('sceneCamera.compare.wipe'))),
+    el('fieldset', { class: 'choices scene-compare-mode' }, el('legend', {}, t('sceneCamera.compare.mode')),
+      el('div', { class: 'choice' }, modeOverlay, el('label', { for: 'scene-mode-overlay' }, t('sceneCamera.compare.overlay'))),
+      el('div', { class: 'choice' }, modeWipe, el('label', { for: 'scene-mode-wipe' }, t('sceneCamera.compare.wipe')))),
     el('label', { for: 'scene-compare-slider' }, t('sceneCamera.compare.slider')), compareSlider,
     progress, progressText, uploadProblem, el('p', { class: 'actions' }, uploadButton, againButton));
 
