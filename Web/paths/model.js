@@ -6,7 +6,7 @@
 // second path. Storage and sending are injected: the page uses IndexedDB and fetch, the unit
 // tests plain objects.
 import { geodesicEdge, polygonMeasure } from '../inspection/geometry.js';
-import { isTransient } from '../photos/upload-queue.js';
+import { isTransient, failureOf, createDrain } from '../app/outbox.js';
 
 /** A new point is taken when at least this long has passed since the last one (ms): about one a second. */
 export const POINT_INTERVAL_MS = 900;
@@ -108,9 +108,6 @@ export function formatLength(metres, language) {
  * @param {{storage: PathStorage, send: PathSender, newId?: () => string, now?: () => number}} options
  */
 export function createPathQueue({ storage, send, newId = () => crypto.randomUUID(), now = Date.now }) {
-  /** @type {Promise<{sent: number, unsent: number, failed: number}> | null} */
-  let draining = null;
-
   /** Every path on the phone, newest first. */
   async function list() {
     return (await storage.all()).sort((a, b) => b.createdAt - a.createdAt);
@@ -169,33 +166,28 @@ export function createPathQueue({ storage, send, newId = () => crypto.randomUUID
       await storage.put(path);
       return 'sent';
     } catch (failure) {
-      const error = /** @type {any} */ (failure);
-      path.error = { status: typeof error?.status === 'number' ? error.status : 0, code: String(error?.code ?? 'offline'), reason: String(error?.reason ?? error?.message ?? '') };
-      path.state = isTransient(error) ? 'unsent' : 'failed';
+      path.error = failureOf(failure);
+      path.state = isTransient(path.error) ? 'unsent' : 'failed';
       await storage.put(path);
       return path.state;
     }
   }
 
+  const loop = createDrain({
+    pending: async () => (await list()).filter((path) => path.state === 'unsent' || path.state === 'sending').reverse(),
+    attempt: async (path) => {
+      const result = await attempt(path);
+      return result === 'unsent' ? 'waiting' : result;
+    },
+  });
+
   /**
-   * Sends every unsent path, oldest first; stops at the first that finds no network. Calls made
-   * while a drain runs share it.
+   * Sends every unsent path, oldest first (see createDrain); one the server refused waits for the person.
+   * @returns {Promise<{sent: number, unsent: number, failed: number}>}
    */
-  function drain() {
-    if (draining) return draining;
-    draining = (async () => {
-      const counts = { sent: 0, unsent: 0, failed: 0 };
-      let offline = false;
-      const waiting = (await list()).filter((path) => path.state === 'unsent' || path.state === 'sending').reverse();
-      for (const path of waiting) {
-        if (offline) { counts.unsent += 1; continue; }
-        const result = await attempt(path);
-        counts[result] += 1;
-        if (result === 'unsent') offline = true;
-      }
-      return counts;
-    })().finally(() => { draining = null; });
-    return draining;
+  async function drain() {
+    const counts = await loop.drain();
+    return { sent: counts.sent, unsent: counts.waiting, failed: counts.failed };
   }
 
   /**
@@ -203,7 +195,7 @@ export function createPathQueue({ storage, send, newId = () => crypto.randomUUID
    * @param {string} id
    */
   async function sendNow(id) {
-    if (draining) await draining;
+    await loop.settled();
     const path = (await storage.all()).find((other) => other.id === id);
     if (!path || path.state === 'sent' || path.state === 'recording') return null;
     return attempt(path);

@@ -20,25 +20,15 @@
  *   item: QueuedUpload, fraction?: number, photo?: any}} UploadEvent
  */
 
-/**
- * Whether a failed attempt should simply be repeated later: no answer at all (offline, the
- * connection dropped), a timeout, too many requests, or a server that is down for a moment.
- * Anything else the server refused (a 4xx such as not_an_image, or a 500) waits for the person.
- * @param {{status?: number}} error
- */
-export function isTransient(error) {
-  const status = typeof error?.status === 'number' ? error.status : 0;
-  return status === 0 || status === 408 || status === 429 || status === 502 || status === 503 || status === 504;
-}
+import { isTransient, failureOf, createDrain } from '../app/outbox.js';
+
+export { isTransient };
 
 /**
  * @param {{storage: UploadStorage, send: UploadSender, newId?: () => string, now?: () => number,
  *   onEvent?: (event: UploadEvent) => void}} options
  */
 export function createUploadQueue({ storage, send, newId = () => crypto.randomUUID(), now = Date.now, onEvent = () => {} }) {
-  /** @type {Promise<{sent: number, waiting: number, failed: number}> | null} */
-  let draining = null;
-
   /**
    * Adds a photo to the queue (stored before anything is sent).
    * @param {{data: ArrayBuffer | Blob, name: string, type: string, fields?: Record<string, string>}} upload
@@ -75,9 +65,8 @@ export function createUploadQueue({ storage, send, newId = () => crypto.randomUU
       onEvent({ type: 'sent', item, photo });
       return 'sent';
     } catch (failure) {
-      const error = /** @type {any} */ (failure);
-      item.error = { status: typeof error?.status === 'number' ? error.status : 0, code: String(error?.code ?? 'offline'), reason: String(error?.reason ?? error?.message ?? '') };
-      item.state = isTransient(error) ? 'waiting' : 'failed';
+      item.error = failureOf(failure);
+      item.state = isTransient(item.error) ? 'waiting' : 'failed';
       await storage.put(item);
       onEvent({ type: item.state, item });
       return item.state;
@@ -85,33 +74,17 @@ export function createUploadQueue({ storage, send, newId = () => crypto.randomUU
   }
 
   /**
-   * Sends every waiting upload, oldest first; stops at the first one that finds no network
-   * (the rest would fail the same way). Uploads the server refused are left to retry/discard.
-   * Calls made while a drain runs share it.
+   * Sends every waiting upload, oldest first (see createDrain); uploads the server refused are
+   * left to retry or discard.
    */
-  function drain() {
-    if (draining) return draining;
-    draining = (async () => {
-      const counts = { sent: 0, waiting: 0, failed: 0 };
-      let offline = false;
-      for (const item of await list()) {
-        if (item.state === 'failed') { counts.failed += 1; continue; }
-        if (offline) { counts.waiting += 1; continue; }
-        const result = await attempt(item);
-        counts[result] += 1;
-        if (result === 'waiting') offline = true;
-      }
-      return counts;
-    })().finally(() => { draining = null; });
-    return draining;
-  }
+  const { drain, settled } = createDrain({ pending: list, attempt, isFailed: (item) => item.state === 'failed' });
 
   /**
    * Tries a failed (or waiting) upload again, with the same Idempotency-Key.
    * @param {string} id
    */
   async function retry(id) {
-    if (draining) await draining;
+    await settled();
     const item = (await storage.all()).find((other) => other.id === id);
     if (!item) return null;
     return attempt(item);

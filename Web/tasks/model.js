@@ -4,7 +4,7 @@
 // note and added photos — that wait until the server has them, each with its own
 // Idempotency-Key for every attempt, so a resend after a lost answer never adds a photo twice.
 // Storage and sending are injected: the pages use IndexedDB and fetch, the unit tests plain objects.
-import { isTransient } from '../photos/upload-queue.js';
+import { isTransient, failureOf, createDrain } from '../app/outbox.js';
 
 /** @typedef {'new' | 'open' | 'data_provided' | 'returned'} TaskStatus */
 
@@ -101,8 +101,6 @@ export function newTaskBody(form) {
  * @param {{storage: OutboxStorage, send: OutboxSender, newId?: () => string, now?: () => number}} options
  */
 export function createTaskOutbox({ storage, send, newId = () => crypto.randomUUID(), now = Date.now }) {
-  /** @type {Promise<{sent: number, waiting: number, failed: number}> | null} */
-  let draining = null;
   let clock = 0;
   /** Strictly increasing, so two changes of one millisecond keep their order. */
   const stamp = () => { clock = Math.max(clock + 1, now()); return clock; };
@@ -119,7 +117,7 @@ export function createTaskOutbox({ storage, send, newId = () => crypto.randomUUI
    * @param {string} note
    */
   async function setNote(taskId, note) {
-    if (draining) await draining;
+    await settled();
     for (const item of await list(taskId)) if (item.kind === 'note') await storage.delete(item.id);
     /** @type {OutboxItem} */
     const item = { id: newId(), key: newId(), taskId, kind: 'note', createdAt: stamp(), state: 'waiting', note, error: null };
@@ -157,7 +155,7 @@ export function createTaskOutbox({ storage, send, newId = () => crypto.randomUUI
    * @param {string} taskId
    */
   async function queueSend(taskId) {
-    if (draining) await draining;
+    await settled();
     const waiting = (await list(taskId)).find((item) => item.kind === 'send');
     if (waiting) return waiting;
     /** @type {OutboxItem} */
@@ -183,40 +181,22 @@ export function createTaskOutbox({ storage, send, newId = () => crypto.randomUUI
         await storage.delete(item.id);
         return 'sent';
       }
-      item.error = { status: typeof error?.status === 'number' ? error.status : 0, code: String(error?.code ?? 'offline'), reason: String(error?.reason ?? error?.message ?? '') };
-      item.state = isTransient(error) ? 'waiting' : 'failed';
+      item.error = failureOf(failure);
+      item.state = isTransient(item.error) ? 'waiting' : 'failed';
       await storage.put(item);
       return item.state;
     }
   }
 
-  /**
-   * Sends every waiting item, oldest first; stops at the first that finds no network. Calls made
-   * while a drain runs share it, so nothing goes twice at once.
-   */
-  function drain() {
-    if (draining) return draining;
-    draining = (async () => {
-      const counts = { sent: 0, waiting: 0, failed: 0 };
-      let offline = false;
-      for (const item of await list()) {
-        if (item.state === 'failed') { counts.failed += 1; continue; }
-        if (offline) { counts.waiting += 1; continue; }
-        const result = await attempt(item);
-        counts[result] += 1;
-        if (result === 'waiting') offline = true;
-      }
-      return counts;
-    })().finally(() => { draining = null; });
-    return draining;
-  }
+  /** Sends every waiting item, oldest first (see createDrain); refused ones wait for the person. */
+  const { drain, settled } = createDrain({ pending: () => list(), attempt, isFailed: (item) => item.state === 'failed' });
 
   /**
    * Gives an item up (one the server refused).
    * @param {string} id
    */
   async function discard(id) {
-    if (draining) await draining;
+    await settled();
     await storage.delete(id);
   }
 
