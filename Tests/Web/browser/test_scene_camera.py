@@ -2,7 +2,8 @@
 the real server, with Chromium's camera fed from a video file (MJPEG frames made here from a photo
 drawn by ImageMagick), emulated positions and device orientation events sent as a phone's sensors
 send them. User A captures a scene — reference, feet shot, the pin dragged on the map, a name —
-and the stored place is the moved pin. User B nearby retakes it: the navigation rectangle sits on
+and the stored place is the moved pin. User B nearby finds it first in the Nearby grid of
+/scenes, opens it and retakes it: the navigation rectangle sits on
 the dashed frame (within 2 px) when the emulated attitude is the reference's, and off it by what
 the thesis' eq. 4.17 predicts — worked out here with its own quaternions — when it is not; the
 overlay's opacity, Flip and the feet shot inside the camera; the comparison (overlay and wipe);
@@ -295,12 +296,14 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
     page = other.page
     page.goto("/account")
     assert sign_in(other, language, b_name, PASSWORD).status == 200
-    page.goto(f"/scenes/{scene_id}")
-    retake_link = page.locator(f'a[href="/scenes/{scene_id}/retake"]')
-    if retake_link.count() > 0:
-        retake_link.first.click()
-    else:
-        page.goto(f"/scenes/{scene_id}/retake")
+    # Discover: the scene is the first cell of the Nearby grid (nearest first); its page has Retake.
+    page.goto("/scenes")
+    first = page.locator(".scenes-grid a[data-scene]").first
+    expect(first).to_have_attribute("data-scene", scene_id)
+    other.shot(f"{language}-07a-discover")
+    first.click()
+    expect(page).to_have_url(re.compile(f"/scenes/{scene_id}$"))
+    page.locator(f'a[href="/scenes/{scene_id}/retake"]').click()
     expect(page).to_have_url(re.compile(f"/scenes/{scene_id}/retake$"))
     expect(page.get_by_role("heading", level=1)).to_have_text(text_of(m, "sceneCamera.retake.heading", name="Red house on the corner"))
     navigation, target = page.locator(".scene-navigation"), page.locator(".scene-target")
