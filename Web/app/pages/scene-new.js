@@ -201,6 +201,7 @@ export async function render(root, context) {
       useButton.textContent = t('sceneCamera.use');
     }
     if (next === 'map') void showMap();
+    else removeMap();
     if (next === 'overview') showOverview();
     tick();
     if (focus) stepTitle.focus();
@@ -250,6 +251,29 @@ export async function render(root, context) {
   let map = null;
   /** @type {any} */
   let marker = null;
+  /** @type {any} Leaflet, once loaded */
+  let leaflet = null;
+  // Without a pointer the arrow keys move the focused pin, 4 screen pixels a press. (Listened for
+  // on the map's box: Leaflet makes the pin's element only once the map has a view.)
+  mapBox.addEventListener('keydown', (event) => {
+    const step = { ArrowUp: [0, -4], ArrowDown: [0, 4], ArrowLeft: [-4, 0], ArrowRight: [4, 0] }[event.key];
+    if (!step || !map || !marker || !(event.target instanceof Element) || !event.target.closest('.scene-pin-marker')) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const point = map.latLngToContainerPoint(marker.getLatLng()).add(leaflet.point(step[0], step[1]));
+    const at = map.containerPointToLatLng(point);
+    marker.setLatLng(at);
+    pin = { latitude: at.lat, longitude: at.lng };
+    describePin();
+  });
+
+  /** The map goes when its step does (a hidden map would still follow resizes and load tiles); the pin stays. */
+  function removeMap() {
+    map?.remove();
+    map = null;
+    marker = null;
+  }
+
   async function showMap() {
     const fix = reference?.moment.fix;
     if (!fix) return;
@@ -259,7 +283,8 @@ export async function render(root, context) {
     if (!map) {
       try {
         const [L, source] = await Promise.all([loadLeaflet(), tileSource()]);
-        if (!alive) return;
+        if (!alive || step !== 'map' || map) return;
+        leaflet = L;
         map = L.map(mapBox, { zoomControl: true, minZoom: 2, maxZoom: 19 });
         tileLayer(L, source).addTo(map);
         marker = L.marker([start.latitude, start.longitude], {
@@ -269,19 +294,6 @@ export async function render(root, context) {
         }).addTo(map);
         marker.on('dragend', () => {
           const at = marker.getLatLng();
-          pin = { latitude: at.lat, longitude: at.lng };
-          describePin();
-        });
-        // Without a pointer the arrow keys move the focused pin, 4 screen pixels a press.
-        // (Listened for on the map's box: Leaflet makes the pin's element only once the map has a view.)
-        mapBox.addEventListener('keydown', (event) => {
-          const step = { ArrowUp: [0, -4], ArrowDown: [0, 4], ArrowLeft: [-4, 0], ArrowRight: [4, 0] }[event.key];
-          if (!step || !(event.target instanceof Element) || !event.target.closest('.scene-pin-marker')) return;
-          event.preventDefault();
-          event.stopPropagation();
-          const point = map.latLngToContainerPoint(marker.getLatLng()).add(L.point(step[0], step[1]));
-          const at = map.containerPointToLatLng(point);
-          marker.setLatLng(at);
           pin = { latitude: at.lat, longitude: at.lng };
           describePin();
         });
@@ -380,7 +392,7 @@ export async function render(root, context) {
     clearInterval(timer);
     camera.dispose();
     sensors.stop();
-    map?.remove();
+    removeMap();
     for (const shot of [reference, feet]) if (shot) URL.revokeObjectURL(shot.url);
   }
 
