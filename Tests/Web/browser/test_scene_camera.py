@@ -188,6 +188,11 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
     # ---- User A captures a scene ----
     phone = scene_phone(locale, spot)
     page = phone.page
+    # Signed out, the camera asks for a sign-in first and opens nothing.
+    page.goto("/scenes/new")
+    expect(page.get_by_text(m["sceneCamera.signInFirst"])).to_be_visible()
+    assert page.locator("video").count() == 0
+    phone.shot(f"{language}-00-new-signed-out")
     page.goto("/account")
     assert sign_in(phone, language, a_name, PASSWORD).status == 200
     page.goto("/scenes/new")
