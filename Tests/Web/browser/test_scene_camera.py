@@ -313,6 +313,12 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
     assert abs(tags["GPSLatitude"] - pinned["latitude"]) < 1e-6 and abs(abs(tags["GPSLongitude"]) - abs(pinned["longitude"])) < 1e-6, tags
     assert abs(tags["GPSImgDirection"] - expected_heading) < 0.01 and tags["GPSImgDirectionRef"] == "M", tags
     assert tags["ImageWidth"] == 480 and tags["ImageDescription"].startswith("waymark-attitude "), tags
+    feet_tags = exif_of(api, a_token, stored["feetShot"]["urls"]["original"], tmp_path, "feet.jpg")
+    assert abs(feet_tags["GPSLatitude"] - pinned["latitude"]) < 1e-6, feet_tags
+    # The feet shot was taken looking down (beta 10): its attitude is its own moment's.
+    feet_attitude = json.loads(feet_tags["ImageDescription"].removeprefix("waymark-attitude "))
+    q_feet = attitude(REFERENCE["alpha"], 10, 0)
+    assert abs(abs(sum(a * b for a, b in zip(q_feet, (feet_attitude["w"], feet_attitude["x"], feet_attitude["y"], feet_attitude["z"])))) - 1) < 1e-9, feet_attitude
 
     # ---- User B, 20 m away, retakes it ----
     spot_b = {**offset(spot, north=15, east=-13), "accuracy": 6}

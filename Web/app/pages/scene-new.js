@@ -6,7 +6,9 @@
 // fix, and an overview with a name; then the upload with its progress and an Idempotency-Key
 // (a retry never stores the scene twice), and the scene's page. The photos are taken at the
 // camera's full resolution with the position and attitude of the moment the shutter fired in the
-// upload's metadata and in each JPEG's Exif (Web/scenes/capture.js, Web/scenes/exif.js).
+// upload's metadata and in each JPEG's Exif (Web/scenes/capture.js, Web/scenes/exif.js); where
+// the user moved the pin, the pin is the place in both (it says better where they stood than the
+// fix did), and the fix's altitude and the moment's time, attitude and heading stay.
 import { t, language } from '../i18n.js';
 import { el } from '../dom.js';
 import { ApiError } from '../api.js';
