@@ -2,7 +2,8 @@
 // file says it wherever it goes, not only the upload's metadata: a minimal, hand-written Exif
 // APP1 segment (Exif 2.32, CIPA DC-008; TIFF 6.0 little-endian), because Debian has no JavaScript
 // EXIF library and the page needs only a few tags. Any Exif segment the JPEG had is replaced;
-// every other segment and the image data are copied byte for byte. Checked with exiftool and
+// every other segment and the image data are copied byte for byte, and the old segment's
+// Orientation is kept (a phone's camera may store the picture sideways and say so only there). Checked with exiftool and
 // exiv2 in Tests/Web/unit/scenes-exif.test.mjs.
 //
 // What is written:
@@ -54,6 +55,8 @@ export function withExif(jpeg, fields) {
   const before = [];
   /** @type {Uint8Array[]} */
   const after = [];
+  /** @type {number | null} */
+  let orientation = null;
   let offset = 2;
   // The header segments up to the image data; from SOS on the rest is copied as it is.
   while (offset < jpeg.length) {
@@ -70,9 +73,10 @@ export function withExif(jpeg, fields) {
     const isJfif = marker === 0xe0 && before.length === 0 && after.length === 0 && ascii(segment.subarray(4, 9)) === 'JFIF\0';
     if (isJfif) before.push(segment);
     else if (!isExif) after.push(segment);
+    else orientation ??= orientationOf(segment.subarray(10));
     offset = end;
   }
-  const app1 = exifSegment(fields);
+  const app1 = exifSegment(fields, orientation);
   const parts = [Uint8Array.of(0xff, 0xd8), ...before, app1, ...after];
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
@@ -86,11 +90,36 @@ function ascii(bytes) {
 }
 
 /**
+ * The Orientation (1…8) of IFD0 of a TIFF structure, or null when it has none or is malformed.
+ * @param {Uint8Array} tiff
+ * @returns {number | null}
+ */
+export function orientationOf(tiff) {
+  if (tiff.length < 8) return null;
+  const little = tiff[0] === 0x49 && tiff[1] === 0x49;
+  if (!little && !(tiff[0] === 0x4d && tiff[1] === 0x4d)) return null;
+  const view = new DataView(tiff.buffer, tiff.byteOffset, tiff.byteLength);
+  const ifd = view.getUint32(4, little);
+  if (ifd + 2 > tiff.length) return null;
+  const count = view.getUint16(ifd, little);
+  for (let i = 0; i < count; i += 1) {
+    const entry = ifd + 2 + 12 * i;
+    if (entry + 12 > tiff.length) return null;
+    if (view.getUint16(entry, little) === 0x0112 && view.getUint16(entry + 2, little) === SHORT) {
+      const value = view.getUint16(entry + 8, little);
+      return value >= 1 && value <= 8 ? value : null;
+    }
+  }
+  return null;
+}
+
+/**
  * The APP1 segment: marker, length, "Exif\0\0" and the TIFF structure.
  * @param {ExifFields} fields
+ * @param {number | null} [orientation] IFD0's Orientation (1…8), kept from the camera's own Exif
  */
-export function exifSegment(fields) {
-  const tiff = tiffBytes(fields);
+export function exifSegment(fields, orientation = null) {
+  const tiff = tiffBytes(fields, orientation);
   const length = 2 + 6 + tiff.length;
   if (length > 0xffff) throw new RangeError('the Exif segment would be larger than 64 KiB');
   const segment = new Uint8Array(2 + length);
@@ -100,8 +129,8 @@ export function exifSegment(fields) {
   return segment;
 }
 
-/** @param {ExifFields} fields */
-function tiffBytes(fields) {
+/** @param {ExifFields} fields @param {number | null} orientation */
+function tiffBytes(fields, orientation) {
   const local = new Date(fields.takenAt + (fields.zoneOffsetMinutes ?? 0) * 60000);
   const utc = new Date(fields.takenAt);
   const pad = (/** @type {number} */ n, width = 2) => String(n).padStart(width, '0');
@@ -113,6 +142,11 @@ function tiffBytes(fields) {
   if (fields.attitude) {
     const { w, x, y, z } = fields.attitude;
     ifd0.push(text(0x010e, ATTITUDE_PREFIX + JSON.stringify({ w, x, y, z })));
+  }
+  if (orientation !== null) {
+    const bytes = new Uint8Array(2);
+    new DataView(bytes.buffer).setUint16(0, orientation, true);
+    ifd0.push({ tag: 0x0112, type: SHORT, count: 1, bytes });
   }
   ifd0.push(text(0x0131, 'Waymark'));
 

@@ -101,6 +101,20 @@ test('without a position or heading only the time and attitude are written', () 
   assert.equal(tags['ExifIFD:DateTimeOriginal'], '2026:11:25 06:59:30');
 });
 
+test('the camera\'s own Orientation is kept, in either byte order', () => {
+  for (const order of ['II', 'MM']) {
+    const input = join(folder, `turned-${order}.jpg`);
+    writeFileSync(input, jpeg(`turned-${order}-source.jpg`));
+    execFileSync('exiftool', ['-q', '-overwrite_original', `-ExifByteOrder=${order === 'II' ? 'Little-endian' : 'Big-endian'}`, '-Orientation#=6', '-Artist=Camera', input]);
+    const path = join(folder, `out-turned-${order}.jpg`);
+    writeFileSync(path, withExif(new Uint8Array(readFileSync(input)), fields));
+    const tags = exiftool(path);
+    assert.equal(tags['IFD0:Orientation'], 6, order);
+    assert.equal(tags['IFD0:Artist'], undefined, order);
+    assert.ok(Math.abs(tags['GPS:GPSLatitude'] - 49.1951234) < 1e-7, order);
+  }
+});
+
 test('seconds are rounded without ever giving 60', () => {
   assert.deepEqual(sexagesimal(10.99999999999), [[11, 1], [0, 1], [0, 10000]]);
   assert.deepEqual(sexagesimal(-0.5), [[0, 1], [30, 1], [0, 10000]]);
