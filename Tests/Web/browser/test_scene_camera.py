@@ -408,3 +408,24 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
     assert abs(tags["GPSImgDirection"] - expected_heading) < 0.01, tags
     # The camera was stopped when the page went on (no track still live).
     assert page.evaluate("() => window.__retakeStream.getTracks().every((track) => track.readyState === 'ended')")
+
+
+def test_without_a_camera_the_page_says_so(phone_for, api):
+    """A browser with no camera (the plain test browser): the page says there is none, and no
+    shutter or "waiting for the camera" is left to confuse; in German the same."""
+    for language, locale in (("en", "en-US"), ("de", "de-DE")):
+        m = messages(language)
+        name = username("carl")
+        make_user(api, name)
+        phone = phone_for(locale, here())
+        page = phone.page
+        page.goto("/account")
+        assert sign_in(phone, language, name, PASSWORD).status == 200
+        page.goto("/scenes/new")
+        problem = page.locator(".scene-camera-problem")
+        expect(problem).to_be_visible()
+        expect(problem).to_have_text(re.compile("|".join(re.escape(m[key].split("{")[0]) for key in (
+            "sceneCamera.camera.none", "sceneCamera.camera.denied", "sceneCamera.camera.failed"))))
+        expect(page.locator(".scene-shutter")).to_be_hidden()
+        expect(page.locator(".scene-waiting")).to_be_hidden()
+        phone.shot(f"{language}-no-camera")

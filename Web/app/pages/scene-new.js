@@ -136,6 +136,8 @@ export async function render(root, context) {
     cameraProblem.textContent = t(key, { reason });
     cameraProblem.hidden = false;
     view.classList.add('scene-off');
+    // Nothing to wait for: without the camera the shutter and its conditions go.
+    cameraStep.classList.add('scene-no-camera');
   });
   const sensors = watchSensors({
     onPositionError: (error) => {
