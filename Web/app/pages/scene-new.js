@@ -139,9 +139,11 @@ export async function render(root, context) {
     // Nothing to wait for: without the camera the shutter and its conditions go.
     cameraStep.classList.add('scene-no-camera');
   });
+  /** @type {string | null} why the phone gives no position, when it said so (shown only while there is none) */
+  let positionProblem = null;
   const sensors = watchSensors({
     onPositionError: (error) => {
-      waiting.textContent = t(error.code === 1 ? 'position.denied' : error.code === 3 ? 'position.timeout' : 'position.unavailable');
+      positionProblem = t(error.code === 1 ? 'position.denied' : error.code === 3 ? 'position.timeout' : 'position.unavailable');
     },
   });
   allowSensors.addEventListener('click', async () => {
@@ -153,7 +155,7 @@ export async function render(root, context) {
     if (!camera.shows()) return t('sceneCamera.waiting.camera');
     const now = sensors.moment();
     if (!now.attitude) return t('sceneCamera.waiting.attitude');
-    if (step === 'camera' && !now.fix) return t('sceneCamera.waiting.position');
+    if (step === 'camera' && !now.fix) return positionProblem ?? t('sceneCamera.waiting.position');
     return '';
   }
 
@@ -174,7 +176,7 @@ export async function render(root, context) {
       level.classList.toggle('level', Math.abs(degrees) <= LEVEL_DEGREES);
     }
     const text = missing();
-    if (waiting.textContent !== text && !(text === '' && waiting.textContent === '')) waiting.textContent = text;
+    if (waiting.textContent !== text && !taking) waiting.textContent = text;
     shutter.disabled = text !== '' || taking;
   }
 
