@@ -53,7 +53,7 @@ def test_a_day_in_the_field(camera_phone, api, tmp_path):  # noqa: F811 (the fix
     wait_for_service_worker(page)
     page.get_by_role("link", name=m["inspection.module.settings"], exact=True).click()
     page.get_by_label(m["inspection.settings.centroid"]).check()
-    expect(page.locator(".saved-line")).to_have_text(m["inspection.settings.saved"])
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('waymark.inspection.settings') || '{}').centroid === true")
     expect(page.get_by_label(m["inspection.settings.samples"], exact=True)).to_have_value("10")
     top(farmer, "2-settings")
     page.goto("/tasks")
