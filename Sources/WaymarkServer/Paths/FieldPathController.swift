@@ -157,37 +157,9 @@ struct FieldPathController: Sendable {
         return Response(status: .ok, headers: headers, body: .init(data: document))
     }
 
-    /// `attachment; filename="…kml"; filename*=UTF-8''…kml`: the path's name as a file name
-    /// (letters, digits, space, `.`, `-`, `_`; anything else becomes `_`; the UTF-8 form keeps
-    /// the letters of other scripts), else `field-path-<start date>`.
+    /// `attachment; filename="<name>.kml"` (``Attachment``), else `field-path-<start date>`.
     static func contentDisposition(for path: StoredFieldPath) -> String {
-        let name = fileName(path)
-        let ascii = String(name.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || " .-_".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        })
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-        allowed.insert(charactersIn: ".-_")
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: allowed) ?? ascii
-        return "attachment; filename=\"\(ascii).kml\"; filename*=UTF-8''\(encoded).kml"
-    }
-
-    /// The file name's stem: the name made safe for every file system, at most 80 characters.
-    static func fileName(_ path: StoredFieldPath) -> String {
-        var stem = ""
-        for character in path.name ?? "" {
-            let safe = character.isLetter || character.isNumber || character == " " || character == "-" || character == "_"
-            let next: Character = safe ? character : "_"
-            // No runs of _ or spaces, no leading dots or separators.
-            if next == "_" || next == " ", stem.last == "_" || stem.last == " " || stem.isEmpty { continue }
-            stem.append(next)
-        }
-        stem = String(stem.prefix(80)).trimmingCharacters(in: CharacterSet(charactersIn: " _"))
-        if stem.isEmpty {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withFullDate]
-            stem = "field-path-" + formatter.string(from: path.startedAt)
-        }
-        return stem
+        Attachment.disposition(name: path.name, fallback: "field-path-" + Attachment.day(path.startedAt), extension: "kml")
     }
 
     /// The answer to a body that is not a path.

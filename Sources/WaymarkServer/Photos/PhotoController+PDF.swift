@@ -50,30 +50,8 @@ extension PhotoController {
         return Response(status: .ok, headers: headers, body: .init(data: document))
     }
 
-    /// `attachment; filename="<title>.pdf"; filename*=UTF-8''<title>.pdf`: the title made safe
-    /// for every file system (letters, digits, space, `-`, `_`; runs of anything else one `_`; at
-    /// most 80 characters; ASCII in `filename`, the letters of other scripts kept in `filename*`),
-    /// else `photo-<date taken>`.
+    /// `attachment; filename="<title>.pdf"` (``Attachment``), else `photo-<date taken>`.
     static func pdfDisposition(_ photo: Photo) -> String {
-        var stem = ""
-        for character in photo.title {
-            let safe = character.isLetter || character.isNumber || character == " " || character == "-" || character == "_"
-            let next: Character = safe ? character : "_"
-            if next == "_" || next == " ", stem.last == "_" || stem.last == " " || stem.isEmpty { continue }
-            stem.append(next)
-        }
-        stem = String(stem.prefix(80)).trimmingCharacters(in: CharacterSet(charactersIn: " _"))
-        if stem.isEmpty {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withFullDate]
-            stem = "photo-" + formatter.string(from: photo.capturedAt)
-        }
-        let ascii = String(stem.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || " -_".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        })
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
-        allowed.insert(charactersIn: "-_")
-        let encoded = stem.addingPercentEncoding(withAllowedCharacters: allowed) ?? ascii
-        return "attachment; filename=\"\(ascii).pdf\"; filename*=UTF-8''\(encoded).pdf"
+        Attachment.disposition(name: photo.title, fallback: "photo-" + Attachment.day(photo.capturedAt), extension: "pdf")
     }
 }
