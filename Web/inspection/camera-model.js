@@ -7,12 +7,14 @@
 // fields of a photo taken, with the centroid written exactly as the server's pattern wants it.
 // Web/app/pages/camera.js wires these to the camera, the sensors and the outboxes.
 //
-// North is the north of the browser's absolute orientation: phones take it from their
-// magnetometer (Android's rotation vector, Safari's webkitCompassHeading), so it is magnetic
-// north unless the phone corrects it; turning it into true north needs the magnetic declination
-// at the place (a geomagnetic model such as the WMM), which this module does not have yet.
+// cameraDirection's north is the north of the browser's absolute orientation: phones take it
+// from their magnetometer (Android's rotation vector, Safari's webkitCompassHeading), so it is
+// magnetic north. trueDirection adds the magnetic declination of the World Magnetic Model at the
+// fix's place and the moment (declination.js), so the readout and the stored azimuth are true
+// north, as issue #15 point 2 asks; without a fix the azimuth is not known yet.
 import { fromDeviceOrientation, rotationMatrix } from '../scenes/attitude.js';
 import { hullCentroid } from './geometry.js';
+import { magneticDeclination, trueFromMagnetic } from './declination.js';
 
 /** Standard gravity, m/s²: what a phone at rest measures when the browser only gives acceleration with gravity. */
 export const GRAVITY = 9.80665;
@@ -32,8 +34,8 @@ const VERTICAL = 1e-9;
 /**
  * Where the back camera looks.
  * @typedef {object} Direction
- * @property {number} azimuth degrees clockwise from north, 0 ≤ azimuth < 360 (the north of the
- *   absolute orientation: see the top of this file)
+ * @property {number} azimuth degrees clockwise from north, 0 ≤ azimuth < 360 (cameraDirection:
+ *   the north of the absolute orientation, magnetic; trueDirection: true north)
  * @property {number} tilt degrees above the horizon, −90 (straight down) … 90 (straight up)
  * @property {boolean} vertical the camera looks straight up or down: the azimuth is then that
  *   of the top of the screen (what a compass app shows for a phone lying flat)
@@ -61,6 +63,23 @@ export function cameraDirection(alpha, beta, gamma, screenAngle = 0) {
   // rotation) gives the direction; it is horizontal then.
   const azimuth = vertical ? heading(m[0][1], m[1][1]) : heading(east, north);
   return { azimuth, tilt, vertical };
+}
+
+/**
+ * The camera's direction against true north: the magnetic azimuth plus the WMM's declination at
+ * the fix's place (its altitude, or the ellipsoid when it has none) at the given moment. Null
+ * when there is no direction, no fix yet, or the declination cannot be had there (a pole): the
+ * azimuth is then not known, rather than magnetic.
+ * @param {Direction | null} direction from cameraDirection (magnetic north)
+ * @param {{latitude: number, longitude: number, altitude: number | null} | null} fix
+ * @param {number} at ms since 1970: the photo's time
+ * @returns {Direction | null}
+ */
+export function trueDirection(direction, fix, at) {
+  if (!direction || !fix) return null;
+  const declination = magneticDeclination(fix.latitude, fix.longitude, fix.altitude ?? 0, new Date(at));
+  if (!declination.ok) return null;
+  return { ...direction, azimuth: trueFromMagnetic(direction.azimuth, declination.value.declination) };
 }
 
 /**
@@ -267,7 +286,7 @@ export function centroidField(centroid) {
  * @param {object} photo
  * @param {number} photo.takenAt ms since 1970
  * @param {Fix} photo.fix
- * @param {Direction | null} photo.direction
+ * @param {Direction | null} photo.direction against true north (trueDirection)
  * @param {{latitude: number, longitude: number, samples: number} | null} photo.centroid
  * @returns {Record<string, string>}
  */

@@ -6,11 +6,15 @@
 // the video frame — the same order as Web/app/pages/camera.js), the moment the shutter fired
 // written into the JPEG's Exif (Web/scenes/exif.js) and into the upload's metadata, and the
 // multipart upload with progress and an Idempotency-Key, so that a retry after a lost answer
-// never stores a scene twice. The pure parts (the metadata, the capture time) have node tests in
+// never stores a scene twice. The heading is against true north, as DESIGN §3.9 documents it: the
+// compass's magnetic heading plus the magnetic declination of the World Magnetic Model at the fix
+// (Web/inspection/declination.js); without a fix it is not known (null), rather than magnetic.
+// The pure parts (the metadata, the capture time, the true heading) have node tests in
 // Tests/Web/unit/scenes-capture.test.mjs; the rest is exercised by the browser test.
 import { fromDeviceOrientation, compassHeading } from './attitude.js';
 import { withExif } from './exif.js';
 import { absoluteAlpha } from '../inspection/camera-model.js';
+import { magneticDeclination, trueFromMagnetic } from '../inspection/declination.js';
 import { watchFixes } from '../inspection/fixes.js';
 import { errorFromResponse, ApiError } from '../app/api.js';
 
@@ -24,7 +28,8 @@ import { errorFromResponse, ApiError } from '../app/api.js';
  * @property {number} zoneOffsetMinutes the phone's zone, minutes east of UTC
  * @property {Fix | null} fix
  * @property {Quaternion | null} attitude the camera frame in east-north-up (screen rotation included)
- * @property {number | null} heading where the back camera looks, degrees clockwise from north
+ * @property {number | null} heading where the back camera looks, degrees clockwise from true
+ *   north (null without a fix: see trueHeading)
  */
 
 /** A position older than this is not the position of a photo, ms (as the evidence camera). */
@@ -43,6 +48,21 @@ export function capturedAtText(takenAt, zoneOffsetMinutes) {
   const sign = minutes < 0 ? '-' : '+';
   const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
   return `${local}${sign}${pad(Math.floor(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
+}
+
+/**
+ * A compass heading against magnetic north turned into one against true north: plus the WMM's
+ * declination at the fix (its altitude, or the ellipsoid when it has none) at the moment. Null
+ * without a heading, without a fix, or where the model has no declination (a pole).
+ * @param {number | null} magnetic degrees clockwise from magnetic north
+ * @param {{latitude: number, longitude: number, altitude: number | null} | null} fix
+ * @param {number} at ms since 1970
+ * @returns {number | null}
+ */
+export function trueHeading(magnetic, fix, at) {
+  if (magnetic === null || !Number.isFinite(magnetic) || !fix) return null;
+  const declination = magneticDeclination(fix.latitude, fix.longitude, fix.altitude ?? 0, new Date(at));
+  return declination.ok ? trueFromMagnetic(magnetic, declination.value.declination) : null;
 }
 
 /**
@@ -128,12 +148,13 @@ export function watchSensors(listeners = {}) {
     /** @returns {Moment} */
     moment() {
       const now = Date.now();
+      const current = fix && now - fix.time <= FIX_MAX_AGE_MS ? fix : null;
       return {
         takenAt: now,
         zoneOffsetMinutes: -new Date(now).getTimezoneOffset(),
-        fix: fix && now - fix.time <= FIX_MAX_AGE_MS ? fix : null,
+        fix: current,
         attitude,
-        heading,
+        heading: trueHeading(heading, current, now),
       };
     },
     stop() {

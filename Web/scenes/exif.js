@@ -14,9 +14,9 @@
 // - Exif IFD: ExifVersion 0232, DateTimeOriginal (the phone's local time) and OffsetTimeOriginal.
 // - GPS IFD: GPSVersionID 2.3.0.0, GPSLatitude/Ref, GPSLongitude/Ref, GPSAltitude/Ref when there
 //   is an altitude, GPSTimeStamp and GPSDateStamp (UTC), GPSImgDirection/Ref when there is a
-//   heading, GPSHPositioningError when there is an accuracy. The direction's reference is "M"
-//   (magnetic): the browser's absolute orientation takes north from the phone's magnetometer
-//   (see Web/inspection/camera-model.js).
+//   heading, GPSHPositioningError when there is an accuracy. The direction's reference is "T"
+//   (true north): the scene cameras add the magnetic declination to the phone's magnetic compass
+//   (Web/scenes/capture.js' trueHeading).
 
 /** The prefix of ImageDescription before the attitude's JSON. */
 export const ATTITUDE_PREFIX = 'waymark-attitude ';
@@ -29,7 +29,7 @@ export const ATTITUDE_PREFIX = 'waymark-attitude ';
  * @property {number | null} [longitude] degrees east
  * @property {number | null} [altitude] metres above the ellipsoid or sea level, as the browser gives it
  * @property {number | null} [accuracy] metres (the horizontal accuracy of the fix)
- * @property {number | null} [heading] the compass heading of the camera, degrees clockwise from north
+ * @property {number | null} [heading] the heading of the camera, degrees clockwise from true north
  * @property {{w: number, x: number, y: number, z: number} | null} [attitude]
  */
 
@@ -178,7 +178,7 @@ function tiffBytes(fields, orientation) {
   if (isNumber(fields.heading)) {
     let hundredths = Math.round(/** @type {number} */ (fields.heading) * 100) % 36000;
     if (hundredths < 0) hundredths += 36000;
-    gps.push(text(0x0010, 'M'), rationals(0x0011, [[hundredths, 100]]));
+    gps.push(text(0x0010, 'T'), rationals(0x0011, [[hundredths, 100]]));
   }
   gps.push(text(0x001d, day(utc)));
   if (hasPlace && isNumber(fields.accuracy) && /** @type {number} */ (fields.accuracy) >= 0) {

@@ -7,6 +7,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
+  trueDirection,
   cameraDirection, absoluteAlpha, motionMagnitude, addMotionSample, stillness, centroidWindow, readiness,
   countdownStep, plainDecimal, centroidField, uploadFields, GRAVITY, STILL_MS, COUNTDOWN_MS, FIX_MAX_AGE_MS,
 } from '../../../Web/inspection/camera-model.js';
@@ -257,4 +258,21 @@ test('the upload fields of a photo: time, place, accuracy, direction, private, c
   const bare = uploadFields({ takenAt: 0, fix: { ...fix, altitude: null }, direction: null, centroid: null });
   assert.deepEqual(Object.keys(bare).sort(), ['accuracy', 'capturedAt', 'latitude', 'longitude', 'visibility'], 'no altitude, direction or centroid when unknown');
   assert.equal(uploadFields({ takenAt: 0, fix: { ...fix, altitude: 200000 }, direction: null, centroid: null }).altitude, undefined, 'out of the server’s range');
+});
+
+test('the azimuth becomes true north: the magnetic one plus the WMM declination at the fix (pygeomag: 15.0656° at the Space Needle, 2025.25)', () => {
+  const table = JSON.parse(readFileSync(new URL('../../Conformance/declination/declination.json', import.meta.url), 'utf8'));
+  const needle = table.published[0];
+  const at = Date.UTC(2025, 3, 2, 6); // 2025.25
+  const magnetic = { azimuth: 350, tilt: 5, vertical: false };
+  const fix = { latitude: needle.latitude, longitude: needle.longitude, altitude: null };
+  const north = trueDirection(magnetic, fix, at);
+  assert.ok(north);
+  near(north.azimuth, (350 + needle.published) % 360, 'true azimuth', 360);
+  assert.ok(Math.abs(north.azimuth - 5.0656) < 1e-3, `wrapped past north: ${north.azimuth}`);
+  assert.equal(north.tilt, 5);
+  assert.equal(uploadFields({ takenAt: at, fix: { ...fix, accuracy: 3, time: at, source: 'device' }, direction: north, centroid: null }).azimuth, '5.07');
+  assert.equal(trueDirection(magnetic, null, at), null, 'no fix yet: not known, rather than magnetic');
+  assert.equal(trueDirection(null, fix, at), null);
+  assert.equal(trueDirection(magnetic, { latitude: 90, longitude: 0, altitude: 0 }, at), null, 'no declination at the pole');
 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { webModule } from './helpers.mjs';
 
-const { capturedAtText, metadataOf, exifFieldsOf } = await webModule('/scenes/capture.js');
+const { capturedAtText, metadataOf, exifFieldsOf, trueHeading } = await webModule('/scenes/capture.js');
 
 const attitude = { w: 0.5, x: 0.5, y: 0.5, z: 0.5 };
 const fix = { latitude: 49.2, longitude: 16.6, altitude: 230, accuracy: 6, time: 0, source: 'device' };
@@ -39,4 +39,19 @@ test('the Exif fields follow the pin when it was moved, the altitude stays the f
   assert.equal(moved.altitude, 230);
   assert.equal(moved.accuracy, null);
   assert.equal(exifFieldsOf(moment).accuracy, 6);
+});
+
+test('the heading is against true north: the compass plus the WMM declination at the fix (pygeomag\'s values)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const table = JSON.parse(readFileSync(new URL('../../Conformance/declination/declination.json', import.meta.url), 'utf8'));
+  // A sample of pygeomag's table, at its own date.
+  const c = table.samples.find((s) => Math.abs(s.declination) > 5 && Math.abs(s.latitude) < 60);
+  const year = Math.floor(c.year), start = Date.UTC(year, 0, 1), end = Date.UTC(year + 1, 0, 1);
+  const at = start + (c.year - year) * (end - start);
+  const place = { latitude: c.latitude, longitude: c.longitude, altitude: c.altitude };
+  const heading = trueHeading(100, place, at);
+  assert.ok(heading !== null && Math.abs(heading - (100 + c.declination)) < 1e-6, `${heading} for ${100 + c.declination}`);
+  assert.equal(trueHeading(100, null, at), null, 'no fix: not known, rather than magnetic');
+  assert.equal(trueHeading(null, place, at), null);
+  assert.equal(trueHeading(100, { latitude: -90, longitude: 0, altitude: null }, at), null, 'no declination at the pole');
 });

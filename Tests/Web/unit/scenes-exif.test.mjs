@@ -58,7 +58,7 @@ test('exiftool reads the position, altitude, direction, times and attitude back'
     assert.equal(tags['GPS:GPSAltitude'], 237.4);
     assert.equal(tags['GPS:GPSAltitudeRef'], 0);
     assert.equal(tags['GPS:GPSImgDirection'], 123.46);
-    assert.equal(tags['GPS:GPSImgDirectionRef'], 'M');
+    assert.equal(tags['GPS:GPSImgDirectionRef'], 'T', 'true north');
     assert.equal(tags['GPS:GPSHPositioningError'], 4.5);
     assert.equal(tags['GPS:GPSDateStamp'], '2026:11:25');
     assert.equal(tags['GPS:GPSTimeStamp'], '06:59:30.25');

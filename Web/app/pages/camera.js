@@ -1,6 +1,7 @@
 // `/camera` and `/tasks/:id/camera` (issue #15 point 2, DESIGN §3.10, seed 003's Camera mode):
 // the evidence camera. The live back camera fills the width; over it a box shows the position
-// (latitude, longitude, altitude, accuracy) and where the camera looks (azimuth, tilt), and with
+// (latitude, longitude, altitude, accuracy) and where the camera looks (azimuth from true north —
+// the compass plus the magnetic declination at the fix —, tilt), and with
 // the centroid setting on a second box the centroid of the last N fixes and "samples n/N". The
 // shutter is enabled only when Web/inspection/camera-model.js' readiness has nothing missing —
 // what is missing is written beside it — and starts a 5-second countdown; a condition that fails
@@ -17,7 +18,7 @@ import { currentUser } from '../session.js';
 import { watchFixes } from '../../inspection/fixes.js';
 import { loadInspectionSettings } from '../../inspection/settings.js';
 import {
-  cameraDirection, absoluteAlpha, motionMagnitude, addMotionSample, stillness, centroidWindow, readiness,
+  cameraDirection, trueDirection, absoluteAlpha, motionMagnitude, addMotionSample, stillness, centroidWindow, readiness,
   countdownStep, uploadFields,
 } from '../../inspection/camera-model.js';
 import { isEditable } from '../../tasks/model.js';
@@ -236,7 +237,9 @@ export async function render(root, context) {
     set(place.longitude, fix ? degrees(fix.longitude, 6) : '—');
     set(place.altitude, fix && fix.altitude !== null ? metres(fix.altitude) : '—');
     set(place.accuracy, fix ? `± ${metres(fix.accuracy)}` : '—');
-    set(place.azimuth, direction ? degrees(direction.azimuth, 1) : '—');
+    // True north needs the place: without a fix the azimuth is not known yet (not magnetic).
+    const north = trueDirection(direction, fix, Date.now());
+    set(place.azimuth, north ? degrees(north.azimuth, 1) : '—');
     set(place.tilt, direction ? degrees(direction.tilt, 1) : '—');
     if (collected) {
       set(centre.latitude, collected.centroid ? degrees(collected.centroid.latitude, 6) : '—');
@@ -286,7 +289,7 @@ export async function render(root, context) {
   async function take(at) {
     taking = true;
     const takenAt = Date.now();
-    const fields = uploadFields({ takenAt, fix: at.fix, direction: at.direction, centroid: at.centroid });
+    const fields = uploadFields({ takenAt, fix: at.fix, direction: trueDirection(at.direction, at.fix, takenAt), centroid: at.centroid });
     countdown.textContent = t('camera.taking');
     countdown.hidden = false;
     try {
