@@ -9,9 +9,11 @@ waits on the phone and arrives when the network is back. In German the stand-alo
 the upload queue. Screenshots of the camera ready, counting and refusing, in English and German."""
 import math
 import re
+from datetime import datetime, timezone
 
 import pytest
 from playwright.sync_api import expect
+from pygeomag import GeoMag
 
 from conftest import CHROMIUM, messages, open_phone, username, wait_for_service_worker
 from flows import sign_in
@@ -46,6 +48,29 @@ def camera_direction(alpha, beta, gamma):
     x, y, z = x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a), z
     east, north, up = -x, -y, -z
     return math.degrees(math.atan2(east, north)) % 360, math.degrees(math.asin(up))
+
+
+def true_north(azimuth, place, when=None):
+    """A magnetic azimuth turned into a true one with the declination of pygeomag (PyPI, NOAA's
+    geomag program with the official WMM2025 coefficients), not the app's declination.js: the
+    magnetic declination at the place (altitude on the ellipsoid when it has none), now."""
+    when = when or datetime.now(timezone.utc)
+    start, end = datetime(when.year, 1, 1, tzinfo=timezone.utc), datetime(when.year + 1, 1, 1, tzinfo=timezone.utc)
+    year = when.year + (when - start) / (end - start)
+    declination = GeoMag(coefficients_file="wmm/WMM_2025.COF").calculate(
+        glat=place["latitude"], glon=place["longitude"], alt=(place.get("altitude") or 0) / 1000, time=year).d
+    return (azimuth + declination) % 360
+
+
+def apart(a, b):
+    """Degrees between two directions."""
+    return abs((a - b + 180) % 360 - 180)
+
+
+def shown_degrees(locator):
+    """The number of a readout such as "123.4°" (or "123,4°"), once it shows one."""
+    expect(locator).to_have_text(re.compile(r"^-?\d+[.,]\d°$"))
+    return float(locator.inner_text().rstrip("°").replace(",", "."))
 
 
 @pytest.fixture(scope="module")
@@ -164,10 +189,13 @@ def test_evidence_photos_for_a_task_centroid_refusal_and_offline(camera_phone, a
     expect(missing).to_contain_text(m["camera.missing.motion"])
     expect(missing).to_contain_text(missing_text(m, "camera.missing.centroid", samples=1, total=10))
 
-    # The sensors start: the azimuth and tilt show what they say.
+    # The sensors start: the azimuth (true north: the compass plus pygeomag's declination at the
+    # phone's place) and the tilt show what they say.
     sensors(page, on=True)
-    azimuth, tilt = camera_direction(ALPHA, BETA, GAMMA)
-    expect(page.locator(".camera-readout .camera-azimuth")).to_have_text(f"{azimuth:.1f}°")
+    magnetic, tilt = camera_direction(ALPHA, BETA, GAMMA)
+    azimuth = true_north(magnetic, spot)
+    shown = shown_degrees(page.locator(".camera-readout .camera-azimuth"))
+    assert apart(shown, azimuth) < 1, (shown, azimuth, magnetic)
     expect(page.locator(".camera-readout .camera-tilt")).to_have_text(f"{tilt:.1f}°")
 
     # Ten different fixes: samples 10/10, the centroid, and then (still for 2 s) the shutter.
@@ -303,8 +331,9 @@ def test_the_standalone_camera_in_german_keeps_a_private_photo(camera_phone, api
     expect(page.locator(".camera-result")).to_contain_text(m["camera.stored.sent"])
     phone.shot("4-gespeichert")
     assert photo["visibility"] == "private"
-    azimuth, tilt = camera_direction(ALPHA, BETA, GAMMA)
-    assert abs((photo["azimuth"] - azimuth + 180) % 360 - 180) < 1 and abs(photo["tilt"] - tilt) < 1
+    magnetic, tilt = camera_direction(ALPHA, BETA, GAMMA)
+    azimuth = true_north(magnetic, spot)
+    assert apart(photo["azimuth"], azimuth) < 1 and abs(photo["tilt"] - tilt) < 1, (photo, azimuth)
     assert photo["centroid"]["samples"] == 10
     mine = api.get(f"/api/v1/photos/{photo['id']}", headers={"Authorization": f"Bearer {user_token}"})
     assert mine.status == 200, mine.text()

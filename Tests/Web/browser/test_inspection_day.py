@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from conftest import messages, username, wait_for_service_worker
 from flows import sign_in
 from photos_flows import PASSWORD, offset
-from test_camera import ALPHA, BETA, GAMMA, camera_browser, camera_direction, camera_phone, fixes_around, missing_text, send_fixes, sensors  # noqa: F401 (fixtures)
+from test_camera import ALPHA, BETA, GAMMA, camera_browser, camera_direction, camera_phone, fixes_around, missing_text, send_fixes, sensors, true_north  # noqa: F401 (fixtures)
 from test_paths import START, geographiclib_area, square_walk, walk
 from test_tasks import make_officer, make_user, status_text, task_through_api, top
 
@@ -120,8 +120,10 @@ def test_a_day_in_the_field(camera_phone, api, tmp_path):  # noqa: F811 (the fix
     assert len(sent["photos"]) == 1
     photo = sent["photos"][0]
     assert photo["centroid"]["samples"] == 10
-    azimuth, tilt = camera_direction(ALPHA, BETA, GAMMA)
-    assert abs((photo["azimuth"] - azimuth + 180) % 360 - 180) < 1 and abs(photo["tilt"] - tilt) < 1
+    # The azimuth is against true north: the compass plus pygeomag's declination at the field.
+    magnetic, tilt = camera_direction(ALPHA, BETA, GAMMA)
+    azimuth = true_north(magnetic, field)
+    assert abs((photo["azimuth"] - azimuth + 180) % 360 - 180) < 1 and abs(photo["tilt"] - tilt) < 1, (photo, azimuth)
     receipt = page.request.get(f"/api/v1/photos/{photo['id']}/receipt")
     assert receipt.status == 200 and receipt.json()["signature"], receipt.text()
 

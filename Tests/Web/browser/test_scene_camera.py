@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 from conftest import CHROMIUM, messages, open_phone, username
 from flows import sign_in
 from photos_flows import PASSWORD, here, offset
+from test_camera import true_north
 from test_tasks import make_user
 
 # The phone's sensors: every 50 ms a deviceorientationabsolute event with window.__sensors' angles.
@@ -90,7 +91,8 @@ def rectangle_offset(reference, current, width, height):
 
 
 def heading(alpha, beta, gamma):
-    """Where the back camera (the device's −z axis) looks, degrees from north."""
+    """Where the back camera (the device's −z axis) looks, degrees from the orientation's north
+    (the compass's: magnetic; true_north adds pygeomag's declination)."""
     a, b, g = (math.radians(v) for v in (alpha, beta, gamma))
     east = -math.cos(a) * math.sin(g) - math.sin(a) * math.sin(b) * math.cos(g)
     north = -math.sin(a) * math.sin(g) + math.cos(a) * math.sin(b) * math.cos(g)
@@ -307,11 +309,12 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
     q = attitude(**REFERENCE)
     got = stored["attitude"]
     assert abs(abs(sum(a * b for a, b in zip(q, (got["w"], got["x"], got["y"], got["z"])))) - 1) < 1e-9, (got, q)
-    expected_heading = heading(**REFERENCE)
-    assert abs(stored["heading"] - expected_heading) < 0.01, (stored["heading"], expected_heading)
+    # The heading is against true north: the compass plus pygeomag's declination at the fix.
+    expected_heading = true_north(heading(**REFERENCE), spot)
+    assert abs(stored["heading"] - expected_heading) < 0.05, (stored["heading"], expected_heading)
     tags = exif_of(api, a_token, stored["reference"]["urls"]["original"], tmp_path, "reference.jpg")
     assert abs(tags["GPSLatitude"] - pinned["latitude"]) < 1e-6 and abs(abs(tags["GPSLongitude"]) - abs(pinned["longitude"])) < 1e-6, tags
-    assert abs(tags["GPSImgDirection"] - expected_heading) < 0.01 and tags["GPSImgDirectionRef"] == "M", tags
+    assert abs(tags["GPSImgDirection"] - expected_heading) < 0.05 and tags["GPSImgDirectionRef"] == "T", tags
     assert tags["ImageWidth"] == 480 and tags["ImageDescription"].startswith("waymark-attitude "), tags
     feet_tags = exif_of(api, a_token, stored["feetShot"]["urls"]["original"], tmp_path, "feet.jpg")
     assert abs(feet_tags["GPSLatitude"] - pinned["latitude"]) < 1e-6, feet_tags
@@ -405,7 +408,7 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
     assert timeline[0]["photo"]["id"] == stored["reference"]["id"]
     tags = exif_of(api, b_token, api.get(f"/api/v1/scenes/{scene_id}", headers={"Authorization": f"Bearer {b_token}"}).json()["rephotographs"][0]["photo"]["urls"]["original"], tmp_path, "rephotograph.jpg")
     assert abs(tags["GPSLatitude"] - spot_b["latitude"]) < 1e-6, (tags["GPSLatitude"], spot_b)
-    assert abs(tags["GPSImgDirection"] - expected_heading) < 0.01, tags
+    assert abs(tags["GPSImgDirection"] - true_north(heading(**REFERENCE), spot_b)) < 0.05 and tags["GPSImgDirectionRef"] == "T", tags
     # The camera was stopped when the page went on (no track still live).
     assert page.evaluate("() => window.__retakeStream.getTracks().every((track) => track.readyState === 'ended')")
 
