@@ -32,9 +32,12 @@ public struct TaskDTO: Codable, Sendable, Equatable {
     public var updatedAt: Double
     public var photoCount: Int
     public var photos: [PhotoDTO]?
+    /// With `photos`: the ids of those that were sent with the task (evidence, never deleted).
+    public var sentPhotoIds: [UUID]?
 
     public init(id: UUID, name: String, instructions: String, dueDate: String, note: String, status: TaskStatus, returnReason: String?,
-                assignee: TaskPerson, createdBy: TaskPerson, createdAt: Double, updatedAt: Double, photoCount: Int, photos: [PhotoDTO]?) {
+                assignee: TaskPerson, createdBy: TaskPerson, createdAt: Double, updatedAt: Double, photoCount: Int, photos: [PhotoDTO]?,
+                sentPhotoIds: [UUID]? = nil) {
         self.id = id
         self.name = name
         self.instructions = instructions
@@ -48,9 +51,10 @@ public struct TaskDTO: Codable, Sendable, Equatable {
         self.updatedAt = updatedAt
         self.photoCount = photoCount
         self.photos = photos
+        self.sentPhotoIds = sentPhotoIds
     }
 
-    // `returnReason` always present (null when never returned); `photos` only in the detail.
+    // `returnReason` always present (null when never returned); `photos` and `sentPhotoIds` only in the detail.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id.uuidString.lowercased(), forKey: .id)
@@ -66,10 +70,11 @@ public struct TaskDTO: Codable, Sendable, Equatable {
         try container.encode(updatedAt, forKey: .updatedAt)
         try container.encode(photoCount, forKey: .photoCount)
         try container.encodeIfPresent(photos, forKey: .photos)
+        try container.encodeIfPresent(sentPhotoIds?.map { $0.uuidString.lowercased() }, forKey: .sentPhotoIds)
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, instructions, dueDate, note, status, returnReason, assignee, createdBy, createdAt, updatedAt, photoCount, photos
+        case id, name, instructions, dueDate, note, status, returnReason, assignee, createdBy, createdAt, updatedAt, photoCount, photos, sentPhotoIds
     }
 }
 

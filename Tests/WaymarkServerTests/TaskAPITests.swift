@@ -140,6 +140,11 @@ struct TaskAPITests {
             let stillKept = try await server.send(.DELETE, "/api/v1/tasks/\(task.id)/photos/\(photoIDs[0])", headers: TestServer.bearer(ursa.token))
             #expect(try stillKept.status == .conflict && (try stillKept.apiError().error) == "photo_sent", "a sent photo stays sent after a return")
             #expect(try await !TaskPhotoGuard.isSent(photoID: extraID, on: server.app.serverDatabase))
+            let mixed = try await server.get("/api/v1/tasks/\(task.id)", ursa.token).decode(TaskDTO.self)
+            #expect(mixed.photos?.map(\.id) == [photoIDs[0], extraID] && mixed.sentPhotoIds == [photoIDs[0]],
+                    "the detail says which photos were sent, so the page never offers to delete evidence")
+            #expect(try await server.get("/api/v1/tasks?assignee=\(ursa.user.username)", olga.token).text.contains("sentPhotoIds") == false,
+                    "only the detail lists them")
             let resent = try await server.post("/api/v1/tasks/\(task.id)/send", ursa.token)
             #expect(try resent.decode(TaskDTO.self).status == .dataProvided)
             #expect(try resent.decode(TaskDTO.self).photoCount == 2)

@@ -40,15 +40,20 @@ export function isEditable(status) {
 
 /**
  * The ids of the task's photos that were not sent with it (the only ones that may be deleted).
- * A returned task was sent with every photo it had before its last return; the photos added
- * since are unsent. A task that is not editable has none to delete.
- * @param {{status: string, photos?: readonly {id: string, uploadedAt: number}[]}} task
+ * The server says which were sent (`sentPhotoIds`). A copy kept on the phone by an older version
+ * lacks it: then a returned task counts as sent with every photo it had before its last return.
+ * A task that is not editable has none to delete.
+ * @param {{status: string, photos?: readonly {id: string, uploadedAt: number}[], sentPhotoIds?: readonly string[]}} task
  * @param {readonly {to: string, at: number}[]} history oldest first
  * @returns {Set<string>}
  */
 export function unsentPhotoIds(task, history) {
   const photos = task.photos ?? [];
   if (!isEditable(task.status)) return new Set();
+  if (Array.isArray(task.sentPhotoIds)) {
+    const sent = new Set(task.sentPhotoIds);
+    return new Set(photos.filter((photo) => !sent.has(photo.id)).map((photo) => photo.id));
+  }
   const returns = history.filter((entry) => entry.to === 'returned');
   if (task.status !== 'returned' || returns.length === 0) return new Set(photos.map((photo) => photo.id));
   // The server counts whole seconds in one place and fractions in another: a photo of the same second as the return is after it.

@@ -423,6 +423,10 @@ enum TaskAPIDocument {
           description: Only in the answer about one task.
           items:
             $ref: "#/components/schemas/Photo"
+        sentPhotoIds:
+          type: array
+          description: "With photos: the ids of those sent with the task (evidence: they can never be deleted)."
+          items: {type: string, format: uuid}
     TaskHistoryEntry:
       type: object
       required: [from, to, actor, at, reason]

@@ -266,19 +266,20 @@ struct TaskController: Sendable {
     private func answer(_ id: UUID, viewer: Account, status: HTTPResponseStatus = .ok) async throws -> Response {
         guard let task = try await tasks.task(id: id) else { throw Self.notFound }
         var owners = OwnerCache(accounts: accounts)
-        var items: [PhotoDTO] = []
+        var items: [PhotoDTO] = [], sent: [UUID] = []
         for link in try await tasks.photos(of: id) {
             guard let photo = try await photos.photos.photo(id: link.photoID) else { continue }
             items.append(try await owners.dto(photo, distance: nil, viewer: viewer.id))
+            if link.sent { sent.append(photo.id) }
         }
-        return try Response.json(Self.dto(task, photos: items), status: status)
+        return try Response.json(Self.dto(task, photos: items, sentPhotoIds: sent), status: status)
     }
 
-    static func dto(_ task: TaskRecord, photos: [PhotoDTO]?) -> TaskDTO {
+    static func dto(_ task: TaskRecord, photos: [PhotoDTO]?, sentPhotoIds: [UUID]? = nil) -> TaskDTO {
         TaskDTO(id: task.id, name: task.name, instructions: task.instructions, dueDate: task.dueDate, note: task.note, status: task.status,
                 returnReason: task.returnReason, assignee: task.assignee, createdBy: task.createdBy,
                 createdAt: task.createdAt.timeIntervalSince1970, updatedAt: task.updatedAt.timeIntervalSince1970,
-                photoCount: task.photoCount, photos: photos)
+                photoCount: task.photoCount, photos: photos, sentPhotoIds: sentPhotoIds)
     }
 
     /// Checks a text field: its length in characters after trimming (unless `trim` is off), and

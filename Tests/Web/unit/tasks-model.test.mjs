@@ -35,6 +35,12 @@ test('only photos added since the last return may be deleted; none once sent', (
   assert.deepEqual([...unsentPhotoIds({ status: 'open', photos }, history.slice(0, 2))].sort(), ['a', 'b', 'c', 'd']);
   assert.deepEqual([...unsentPhotoIds({ status: 'returned', photos }, history)].sort(), ['c', 'd']);
   assert.equal(unsentPhotoIds({ status: 'data_provided', photos }, history).size, 0);
+  // The server's own list wins over times: all four in one second, two of them sent.
+  const sameSecond = photos.map((photo) => ({ ...photo, uploadedAt: 5000 }));
+  const returnedAtOnce = [{ to: 'new', at: 5000 }, { to: 'data_provided', at: 5000 }, { to: 'returned', at: 5000.4 }];
+  assert.deepEqual([...unsentPhotoIds({ status: 'returned', photos: sameSecond, sentPhotoIds: ['a', 'b'] }, returnedAtOnce)].sort(), ['c', 'd']);
+  assert.deepEqual([...unsentPhotoIds({ status: 'returned', photos: sameSecond, sentPhotoIds: ['a', 'b', 'c', 'd'] }, returnedAtOnce)], []);
+  assert.equal(unsentPhotoIds({ status: 'data_provided', photos: sameSecond, sentPhotoIds: [] }, returnedAtOnce).size, 0);
 });
 
 test('a due date reads as a date in each language; the new-task body is trimmed', () => {
