@@ -107,6 +107,7 @@ export const SHELL_FILES = Object.freeze([
   '/vault/qr.js',
   '/vault/records.js',
   '/vault/seal.js',
+  '/vault/tokens.js',
   '/vault/ui/login.js',
   '/vault/ui/modules.js',
   '/vault/ui/scanner.js',

@@ -7,6 +7,7 @@ import { api } from '../app/api.js';
 import { createVaultCache } from './cache.js';
 import { createVaultClient, VaultError } from './client.js';
 import { pushRecords, importRoutes } from './push.js';
+import { createTokenSource } from './tokens.js';
 import { listRoutes, getRoute } from '../recorder/routes.js';
 
 /**
@@ -18,8 +19,6 @@ import { listRoutes, getRoute } from '../recorder/routes.js';
  * @typedef {import('./seal.js').Nacl} Nacl
  */
 
-/** A token is renewed this long before it expires (ms), as the Swift VaultConnection does. */
-const EARLY = 60_000;
 const NACL_SCRIPT = '/vendor/tweetnacl/nacl-fast.js';
 
 /** @type {import('./cache.js').VaultCache | null} */
@@ -119,23 +118,7 @@ export async function signOut() {
  * @param {VaultSession} session changed in place when a new token comes
  */
 export function tokenSource(session) {
-  const client = createVaultClient({ vault: session.vault });
-  const renew = async () => {
-    try {
-      session.token = await client.signIn(session.credentials);
-    } catch (error) {
-      // The kept login no longer works: the vault now answers 401 for it.
-      if (error instanceof VaultError && error.kind === 'invalidCredentials') throw new VaultError('unauthorized', 'sign-in refused', 401);
-      throw error;
-    }
-    await vaultCache().saveSession(session);
-    return session.token;
-  };
-  return {
-    /** @returns {Promise<VaultToken>} */
-    token: async () => (session.token && session.token.expires - EARLY > Date.now() ? session.token : renew()),
-    renew,
-  };
+  return createTokenSource({ session, client: createVaultClient({ vault: session.vault }), save: () => vaultCache().saveSession(session) });
 }
 
 /** @type {{vault: string, modules: VaultModule[]} | null} */
