@@ -54,8 +54,9 @@ export function parseLoginPayload(text) {
   if (key) fields.key = key;
   const secret = field(own('APP_SECRET'));
   if (secret) fields.secret = secret;
-  if (fields.vault && fields.key && fields.secret) return { kind: 'app', vault: fields.vault, key: fields.key, secret: fields.secret };
+  // Both forms complete: the e-mail and password, as the Swift library's VaultLoginPayload reads it.
   if (fields.vault && fields.email && fields.password) return { kind: 'password', vault: fields.vault, email: fields.email, password: fields.password };
+  if (fields.vault && fields.key && fields.secret) return { kind: 'app', vault: fields.vault, key: fields.key, secret: fields.secret };
   return Object.keys(fields).length > 0 ? { kind: 'incomplete', fields } : { kind: 'invalid' };
 }
 

@@ -14,6 +14,13 @@ test('PIA_URL, APP_KEY and APP_SECRET are an app login; a trailing slash of the 
     { kind: 'app', vault: 'https://vault.example', key: 'eu.ownyourdata.waymark', secret: 's3cr3t' });
 });
 
+test('a code with both forms complete signs in with e-mail and password, as `waymark vault login --qr` does', () => {
+  assert.deepEqual(parseLoginPayload('{"PIA_URL":"https://v.example","email":"a@b.c","password":"p","APP_KEY":"k","APP_SECRET":"s"}'),
+    { kind: 'password', vault: 'https://v.example', email: 'a@b.c', password: 'p' });
+  // One form complete, the other partial: the complete one.
+  assert.equal(parseLoginPayload('{"PIA_URL":"https://v.example","email":"a@b.c","APP_KEY":"k","APP_SECRET":"s"}').kind, 'app');
+});
+
 test('an incomplete code gives the fields it has, for the form', () => {
   assert.deepEqual(parseLoginPayload('{"PIA_URL":"https://mobile.data-vault.eu","email":"max25"}'),
     { kind: 'incomplete', fields: { vault: 'https://mobile.data-vault.eu', email: 'max25' } });
