@@ -113,6 +113,8 @@ let package = Package(
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                // Outbound requests (the optional street-address geocoder); Vapor already depends on it.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // The recorder's devices and storage: location sources (gpsd, NMEA, GPX replay), the local

@@ -19,9 +19,12 @@ public struct SceneAddressDTO: Codable, Sendable, Equatable {
     public var bearing: Double?
     /// The credit the place names' licence asks for; show it with the address.
     public var attribution: String
+    /// The street address from the server's reverse geocoder (`waymark serve --nominatim-url`), on
+    /// a scene's own page only; `null` without one, or when it had no answer.
+    public var street: StreetAddressDTO?
 
     public init(line: String, place: String, region: String, country: String, countryCode: String, distance: Double, bearing: Double?,
-                attribution: String) {
+                attribution: String, street: StreetAddressDTO? = nil) {
         self.line = line
         self.place = place
         self.region = region
@@ -30,6 +33,7 @@ public struct SceneAddressDTO: Codable, Sendable, Equatable {
         self.distance = distance
         self.bearing = bearing
         self.attribution = attribution
+        self.street = street
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -42,9 +46,22 @@ public struct SceneAddressDTO: Codable, Sendable, Equatable {
         try container.encode(distance, forKey: .distance)
         try container.encode(bearing, forKey: .bearing)
         try container.encode(attribution, forKey: .attribution)
+        try container.encode(street, forKey: .street)
     }
 
-    enum CodingKeys: String, CodingKey { case line, place, region, country, countryCode, distance, bearing, attribution }
+    enum CodingKeys: String, CodingKey { case line, place, region, country, countryCode, distance, bearing, attribution, street }
+}
+
+/// A street address as a Nominatim-compatible reverse geocoder words it, in the language asked
+/// for ("Náměstí Svobody 1, Brno-město, Brno, …"), with the credit its data's licence asks for.
+public struct StreetAddressDTO: Codable, Sendable, Equatable {
+    public var line: String
+    public var attribution: String
+
+    public init(line: String, attribution: String) {
+        self.line = line
+        self.attribution = attribution
+    }
 }
 
 /// A rephotograph of a scene: the photo and the attitude and heading the phone had when it was taken.

@@ -21,6 +21,8 @@ struct Serve: AsyncParsableCommand {
     var webVendor: String?
     @Option(name: .long, help: ArgumentHelp("A personal data vault (OwnYourData) the /vault page may use; repeat for more, the first is the default (default: https://data-vault.eu).", valueName: "url"))
     var vaultURL: [String] = []
+    @Option(name: .long, help: ArgumentHelp("A Nominatim-compatible reverse geocoder for street addresses on scenes' pages, e.g. https://nominatim.openstreetmap.org (default: none; addresses come from the offline gazetteer and no scene's place leaves the server).", valueName: "url"))
+    var nominatimURL: String?
     @Option(name: .long, help: "The map tiles' URL template, with {z}, {x} and {y} (default: OpenStreetMap's standard tiles).")
     var tileURL: String?
     @Option(name: .long, help: "The attribution the maps show for --tile-url's tiles.")
@@ -43,6 +45,7 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard (1...65_535).contains(port) else { throw ValidationError("--port must be 1 to 65535, not \(port).") }
         for url in vaultURL { _ = try Self.vault(url) }
+        if let nominatimURL { _ = try Self.geocoder(nominatimURL) }
     }
 
     func run() async throws {
@@ -59,6 +62,7 @@ struct Serve: AsyncParsableCommand {
         if !vaultURL.isEmpty {
             configuration.vaults = try vaultURL.map(Self.vault)
         }
+        configuration.nominatim = try nominatimURL.map(Self.geocoder)
         configuration.web = try webLocation()
         if !tle.isEmpty {
             configuration.orbitData = try Self.orbitData(tle)
@@ -118,11 +122,20 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// A vault from --vault-url: an http(s) URL.
-    private static func vault(_ url: String) throws -> VaultURL {
+    private static func vault(_ url: String) throws -> ServiceURL {
         do {
-            return try VaultURL(url)
+            return try ServiceURL(url)
         } catch {
             throw ValidationError("--vault-url must be an http(s) URL such as https://data-vault.eu, not \(url)")
+        }
+    }
+
+    /// A geocoder from --nominatim-url: an http(s) URL.
+    private static func geocoder(_ url: String) throws -> ServiceURL {
+        do {
+            return try ServiceURL(url)
+        } catch {
+            throw ValidationError("--nominatim-url must be an http(s) URL such as https://nominatim.openstreetmap.org, not \(url)")
         }
     }
 

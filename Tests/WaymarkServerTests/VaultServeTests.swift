@@ -36,7 +36,7 @@ struct VaultServeTests {
 
     @Test("--vault-url given: each vault's origin (scheme, host, port) in connect-src and frame-src, the URLs as given in /api/v1/config")
     func givenVaults() async throws {
-        let vaults = try ["http://127.0.0.1:9999/", "https://Vault.Example.org:8443/pia/", "https://vault.example.org:8443/other"].map(VaultURL.init)
+        let vaults = try ["http://127.0.0.1:9999/", "https://Vault.Example.org:8443/pia/", "https://vault.example.org:8443/other"].map(ServiceURL.init)
         try await withServer(.sqlite, configuration: { $0.vaults = vaults }) { server in
             let answer = try await server.send(.GET, "/api/v1/config")
             let policy = answer.headers.first(name: "Content-Security-Policy")
@@ -53,16 +53,16 @@ struct VaultServeTests {
                       "https://user:secret@data-vault.eu", "https://data-vault.eu/?next=1", "https://data-vault.eu/#top",
                       "https://data-vault.eu; script-src *", "https://data vault.eu", "https://*.eu", "wss://data-vault.eu"])
     func refused(url: String) {
-        #expect(throws: VaultURL.Problem.notHTTP(url)) { try VaultURL(url) }
+        #expect(throws: ServiceURL.Problem.notHTTP(url)) { try ServiceURL(url) }
     }
 
     @Test("An accepted vault URL keeps its path, loses its trailing slashes, and names its origin in lower case")
     func accepted() throws {
-        let vault = try VaultURL("HTTPS://Data-Vault.EU:443//")
+        let vault = try ServiceURL("HTTPS://Data-Vault.EU:443//")
         #expect(vault.url == "HTTPS://Data-Vault.EU:443")
         #expect(vault.origin == "https://data-vault.eu:443")
-        #expect(try VaultURL("http://[::1]:3000/vault").origin == "http://[::1]:3000")
-        #expect(VaultURL.dataVaultEU.url == "https://data-vault.eu")
+        #expect(try ServiceURL("http://[::1]:3000/vault").origin == "http://[::1]:3000")
+        #expect(ServiceURL.dataVaultEU.url == "https://data-vault.eu")
     }
 
     /// A vendor folder holding `files` (relative path → content).

@@ -30,8 +30,14 @@ public struct ServerConfiguration: Sendable {
 
     /// The personal data vaults (OwnYourData) the web app's `/vault` page may talk to and show
     /// modules of (`waymark serve --vault-url`); the first is the page's default. Each is an
-    /// http(s) URL without a trailing slash (see ``VaultURL``).
-    public var vaults: [VaultURL] = [.dataVaultEU]
+    /// http(s) URL without a trailing slash (see ``ServiceURL``).
+    public var vaults: [ServiceURL] = [.dataVaultEU]
+
+    /// A Nominatim-compatible reverse geocoder for the street address on a scene's page
+    /// (`waymark serve --nominatim-url`, DESIGN §3.9), or `nil`: addresses come from the offline
+    /// gazetteer alone and the server makes no network call for them. Opt-in, since each lookup
+    /// tells that server a scene's coordinates.
+    public var nominatim: ServiceURL?
 
     /// The navigation satellites' orbits for `GET /api/v1/sky` and the `/sky` page (`waymark serve --tle`),
     /// or `nil`: the server ships no orbit data, and the endpoint answers 404 `no_orbit_data`.
@@ -70,22 +76,23 @@ public struct ServerConfiguration: Sendable {
     public static let maxBodySize = 8 * 1024 * 1024
 }
 
-/// A personal data vault's address (`waymark serve --vault-url`): an http(s) URL, kept as given
-/// but without a trailing slash, and its origin (`scheme://host[:port]`).
-public struct VaultURL: Sendable, Equatable, CustomStringConvertible {
+/// The address of a service the server or its pages talk to — a personal data vault (`waymark
+/// serve --vault-url`), a reverse geocoder (`--nominatim-url`): an http(s) URL, kept as given but
+/// without a trailing slash, and its origin (`scheme://host[:port]`).
+public struct ServiceURL: Sendable, Equatable, CustomStringConvertible {
     /// The URL as given, without a trailing slash, e.g. `https://data-vault.eu`.
     public let url: String
     /// `scheme://host[:port]`, lowercase, for the Content-Security-Policy.
     public let origin: String
 
-    /// Why a vault URL was refused.
+    /// Why a service URL was refused.
     public enum Problem: Error, Sendable, Equatable {
         /// Not an absolute `http://` or `https://` URL with a host (e.g. `ftp://…`, `data-vault.eu`).
         case notHTTP(String)
     }
 
-    /// Reads a vault URL; it must be an absolute http(s) URL with a host, and no user, password,
-    /// query or fragment (the browser's pages add their own paths).
+    /// Reads a service URL; it must be an absolute http(s) URL with a host, and no user, password,
+    /// query or fragment (the callers add their own paths).
     public init(_ text: String) throws(Problem) {
         var trimmed = text.trimmingCharacters(in: .whitespaces)
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -100,7 +107,7 @@ public struct VaultURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// OwnYourData's public vault, the default.
-    public static let dataVaultEU = try! VaultURL("https://data-vault.eu")
+    public static let dataVaultEU = try! ServiceURL("https://data-vault.eu")
 
     public var description: String { url }
 }

@@ -116,6 +116,7 @@ enum SceneAPIDocument {
         - {name: scene_id, in: path, required: true, schema: {type: string}}
         - {name: latitude, in: query, required: false, schema: {type: number, minimum: -90, maximum: 90}}
         - {name: longitude, in: query, required: false, schema: {type: number, minimum: -180, maximum: 180}}
+        - {name: Accept-Language, in: header, required: false, schema: {type: string}, description: "The language of the street address (its first tag, e.g. de); English when absent or not a language tag."}
       responses:
         "200":
           description: The scene.
@@ -375,7 +376,7 @@ enum SceneAPIDocument {
     SceneAddress:
       type: object
       additionalProperties: false
-      required: [line, place, region, country, countryCode, distance, bearing, attribution]
+      required: [line, place, region, country, countryCode, distance, bearing, attribution, street]
       description: The nearest populated place of the offline GeoNames gazetteer (cities of 1,000 or more people).
       properties:
         line: {type: string, description: "E.g. 1.2 km NE of Brno, South Moravian, Czechia."}
@@ -386,6 +387,18 @@ enum SceneAPIDocument {
         distance: {type: number, description: Metres from the place to the scene.}
         bearing: {type: ["number", "null"], description: "Degrees clockwise from north, from the place to the scene; null at the place."}
         attribution: {type: string}
+        street:
+          oneOf:
+            - $ref: "#/components/schemas/StreetAddress"
+            - type: "null"
+          description: "The street address from the server's Nominatim-compatible reverse geocoder (serve --nominatim-url), in the language of Accept-Language; a scene's own page only, null without one or when it did not answer."
+    StreetAddress:
+      type: object
+      additionalProperties: false
+      required: [line, attribution]
+      properties:
+        line: {type: string}
+        attribution: {type: string, description: "The credit the geocoder's data asks for (OpenStreetMap's ODbL)."}
     Rephotograph:
       type: object
       additionalProperties: false

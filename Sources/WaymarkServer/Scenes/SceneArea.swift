@@ -7,11 +7,17 @@ enum SceneArea {
     /// This area's migrations, in order; they run after every earlier one of the schema.
     static var migrations: [any Migration] { [CreateScenes()] }
 
-    /// Registers this area's routes; addresses come from the server's gazetteer.
+    /// Registers this area's routes; addresses come from the server's gazetteer, and street
+    /// addresses from `--nominatim-url`'s geocoder when there is one (through Vapor's shared HTTP
+    /// client, which the application shuts down).
     static func register(_ context: AreaContext) async throws {
+        var addresses = SceneAddresses(loader: context.gazetteer)
+        if let geocoder = context.configuration.nominatim {
+            addresses.street = StreetAddresses(geocoder: geocoder, http: context.app.http.client.shared, logger: context.app.logger)
+        }
         let controller = SceneController(
             scenes: SQLSceneStore(database: context.database), photos: context.stores.photos, accounts: context.stores.accounts,
-            blobs: context.blobs, uploader: context.photos.uploader, photoArea: context.photos, addresses: SceneAddresses(loader: context.gazetteer),
+            blobs: context.blobs, uploader: context.photos.uploader, photoArea: context.photos, addresses: addresses,
             clock: context.clock)
         controller.register(sessions: context.sessions, signedIn: context.signedIn)
     }

@@ -61,7 +61,9 @@ struct SceneController: Sendable {
             distance = NearbyScene(scene: scene, distance: Geodesy.distance((from.latitude, from.longitude), (scene.latitude, scene.longitude))).distance
         }
         var owners = OwnerCache(accounts: accounts)
-        guard let dto = try await dto(scene, viewer: viewer, distance: distance, count: nil, rephotographs: true, owners: &owners) else {
+        let language = StreetAddresses.language(acceptLanguage: request.headers.first(name: .acceptLanguage))
+        guard let dto = try await dto(scene, viewer: viewer, distance: distance, count: nil, rephotographs: true, streetLanguage: language,
+                                      owners: &owners) else {
             throw Self.notFound
         }
         return try Response.json(dto)
@@ -136,8 +138,9 @@ struct SceneController: Sendable {
 
     /// The Scene JSON; `nil` when the viewer may not see the reference photo. `count` is the
     /// number of rephotographs when known; with `rephotographs` they are listed (and counted).
+    /// `streetLanguage` asks for the street address too (a scene's own page, see ``SceneAddresses``).
     func dto(_ scene: Scene, viewer: UUID?, distance: Double?, count: Int?, rephotographs listed: Bool,
-             owners: inout OwnerCache) async throws -> SceneDTO? {
+             streetLanguage: String? = nil, owners: inout OwnerCache) async throws -> SceneDTO? {
         guard let reference = try await visiblePhoto(scene.referencePhotoID, viewer: viewer) else { return nil }
         let referenceDTO = try await owners.dto(reference, distance: nil, viewer: viewer)
         var feetShot: PhotoDTO?
@@ -159,7 +162,8 @@ struct SceneController: Sendable {
             accuracy: scene.accuracy, capturedAt: scene.capturedAt.timeIntervalSince1970, createdAt: scene.createdAt.timeIntervalSince1970,
             attitude: scene.attitude, heading: scene.heading, reference: referenceDTO, feetShot: feetShot,
             rephotographCount: list?.count ?? count ?? 0, rephotographs: list,
-            address: await addresses.address(latitude: scene.latitude, longitude: scene.longitude), distance: distance)
+            address: await addresses.address(latitude: scene.latitude, longitude: scene.longitude, streetLanguage: streetLanguage),
+            distance: distance)
     }
 
     /// `latitude` and `longitude` of the query, both or neither.
