@@ -84,8 +84,8 @@ async function request(method, path, body, cache, extra = {}) {
 }
 
 export const api = {
-  /** @param {string} path @param {{cache?: RequestCache}} [options] */
-  get: (path, options = {}) => request('GET', path, undefined, options.cache),
+  /** @param {string} path @param {{cache?: RequestCache, headers?: Record<string, string>}} [options] */
+  get: (path, options = {}) => request('GET', path, undefined, options.cache, options.headers),
   /** @param {string} path @param {unknown} [body] @param {{headers?: Record<string, string>}} [options] */
   post: (path, body, options = {}) => request('POST', path, body ?? {}, undefined, options.headers),
   /** @param {string} path @param {unknown} [body] */

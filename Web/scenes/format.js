@@ -176,6 +176,20 @@ export function addressLine(scene, language, words) {
   return { line: text, source };
 }
 
+/**
+ * The street address the server's geocoder gave (`waymark serve --nominatim-url`), already in the
+ * language the page asked for, and the credit its data asks for; null when there is none.
+ * @param {{address?: {street?: {line?: string, attribution?: string} | null} | null}} scene
+ * @returns {{line: string, source: string} | null}
+ */
+export function streetLine(scene) {
+  const street = scene.address?.street;
+  const line = typeof street?.line === 'string' ? street.line.trim() : '';
+  if (line === '') return null;
+  const source = typeof street?.attribution === 'string' && street.attribution.trim() !== '' ? street.attribution.trim() : '© OpenStreetMap contributors';
+  return { line, source };
+}
+
 /** @typedef {'android' | 'ios' | 'other'} MapPlatform */
 
 /**

@@ -18,6 +18,7 @@ import time
 import urllib.request
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, urlsplit
 from pathlib import Path
 
 import pytest
@@ -62,7 +63,8 @@ class Server:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "serve_args(*args): more arguments for `waymark serve` in this test ({tiles}: the tile stub's origin; "
-                            "{vault}: the stand-in data vault's URL; {closed-vault}: a vault URL where nothing listens)")
+                            "{vault}: the stand-in data vault's URL; {closed-vault}: a vault URL where nothing listens; "
+                            "{geocoder}: the stand-in reverse geocoder's URL)")
     config.addinivalue_line("markers", "vault_options(allow_origin=True): how the stand-in data vault starts (allow_origin=False: no CORS headers)")
 
 
@@ -197,6 +199,37 @@ def vault(tmp_path, request, server_port):
 
 
 @pytest.fixture
+def geocoder():
+    """A local stand-in for a Nominatim-compatible reverse geocoder (`serve --nominatim-url`):
+    `/reverse` answers as Nominatim's jsonv2 does, naming the asked point and language in
+    `display_name`; the queries asked are recorded."""
+    asked = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self):
+            query = dict(parse_qsl(urlsplit(self.path).query))
+            asked.append(query)
+            name = f"Náměstí Svobody 1, 602 00 Brno ({query.get('accept-language')})"
+            body = json.dumps({"place_id": 1, "licence": "Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright",
+                               "lat": query.get("lat"), "lon": query.get("lon"), "display_name": name}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", asked
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
 def server(tmp_path, request, tile_server, server_port):
     """A fresh server: its own data folder and a free port, map tiles from the local tile stub;
     killed after the test."""
@@ -219,6 +252,10 @@ def server(tmp_path, request, tile_server, server_port):
         closed = f"http://127.0.0.1:{free_port()}"
         vault_origins.append(closed)
         extra = [arg.replace("{closed-vault}", closed) for arg in extra]
+    # "{geocoder}" is the stand-in reverse geocoder (started for the test).
+    if any("{geocoder}" in arg for arg in extra):
+        geocoder_url = request.getfixturevalue("geocoder")[0]
+        extra = [arg.replace("{geocoder}", geocoder_url) for arg in extra]
     if "--tile-url" in serve_options():
         extra = ["--tile-url", tile_origin + "/{z}/{x}/{y}.png", *extra]
     else:

@@ -366,3 +366,32 @@ def test_navigate_opens_the_phones_own_map_app(phone_for, api, tmp_path, agent, 
     href = navigate.get_attribute("href")
     assert f"{scene['latitude']:.6f},{scene['longitude']:.6f}" in href.replace("%2C", ","), href
     assert navigate.get_attribute("target") is None, "the map app opens the link, not a new tab"
+
+
+@pytest.mark.serve_args("--nominatim-url", "{geocoder}")
+@pytest.mark.parametrize("locale,language", [("en-US", "en"), ("de-DE", "de")], ids=["en", "de"])
+def test_scene_page_shows_the_street_address_from_the_geocoder(phone_for, api, tmp_path, geocoder, locale, language):
+    """With `serve --nominatim-url`, a scene's page shows the street address above the
+    gazetteer's line, in the page's language, with the credit OpenStreetMap's licence asks for;
+    the geocoder is asked for the scene's point only, and lists never ask it."""
+    m = messages(language)
+    _, asked = geocoder
+    place = here()
+    token = account(api, username("sami"), "Sami Street")
+    image = make_jpeg(tmp_path, "scene.jpg", size="480x360")
+    scene = create_scene(api, token, image, image, offset(place, north=200), "2021-07-01T12:00:00+02:00", "Corner shop")
+    phone = phone_for(locale, geolocation={**place, "accuracy": 10})
+    page = phone.page
+    page.goto("/scenes")
+    expect(cells(page)).to_have_count(1)
+    assert asked == [], "Discover's grid does not ask the geocoder"
+    page.goto(f"/scenes/{scene['id']}")
+    street = page.locator(".scene-street")
+    expect(street).to_have_text(m["scenes.detail.street"] + f"Náměstí Svobody 1, 602 00 Brno ({language})")
+    expect(page.locator(".scene-address")).to_be_visible()
+    expect(page.locator(".scene-attribution")).to_contain_text(
+        fill(m["scenes.detail.streetAttribution"], source="Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright"))
+    assert len(asked) == 1, asked
+    assert asked[0]["lat"] == f"{scene['latitude']:.5f}" and asked[0]["lon"] == f"{scene['longitude']:.5f}", asked
+    assert asked[0]["accept-language"] == language and asked[0]["format"] == "jsonv2", asked
+    top(phone, "01-street-address")

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  nearbyScenesPath, myScenesPath, scenePath, sceneTitle, distanceTo, distanceText, formatCoordinates, addressLine, addressDistance,
+  nearbyScenesPath, myScenesPath, scenePath, sceneTitle, distanceTo, distanceText, formatCoordinates, addressLine, addressDistance, streetLine,
   mapPlatform, directionsLink, isCreator, mayRemoveRephotograph, oldestFirst, introShown, dismissIntro, INTRO_STORAGE_KEY,
 } from '../../../Web/scenes/format.js';
 
@@ -155,4 +155,15 @@ test('the first-run explanation shows until dismissed, and every time when nothi
   assert.equal(dismissIntro(refusing), false);
   assert.equal(introShown(null), true);
   assert.equal(dismissIntro(null), false);
+});
+
+test('the street address is the geocoder\'s line with its credit, or nothing', () => {
+  const street = { line: ' Náměstí Svobody 1, Brno ', attribution: 'Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright' };
+  assert.deepEqual(streetLine({ address: { ...BRNO, street } }),
+    { line: 'Náměstí Svobody 1, Brno', source: 'Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright' });
+  assert.deepEqual(streetLine({ address: { ...BRNO, street: { line: 'Brno', attribution: ' ' } } }), { line: 'Brno', source: '© OpenStreetMap contributors' });
+  for (const scene of [{}, { address: null }, { address: BRNO }, { address: { ...BRNO, street: null } }, { address: { ...BRNO, street: { line: '  ' } } },
+    { address: { ...BRNO, street: { line: 7 } } }]) {
+    assert.equal(streetLine(/** @type {any} */ (scene)), null, JSON.stringify(scene));
+  }
 });

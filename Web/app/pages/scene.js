@@ -15,7 +15,7 @@ import { currentPosition } from '../../photos/position.js';
 import { unitSystem } from '../../photos/format.js';
 import { loadLeaflet, tileSource, tileLayer } from '../../photos/leaflet.js';
 import {
-  scenePath, sceneTitle, distanceTo, distanceText, addressLine, mapPlatform, directionsLink, isCreator,
+  scenePath, sceneTitle, distanceTo, distanceText, addressLine, streetLine, mapPlatform, directionsLink, isCreator,
   mayRemoveRephotograph, oldestFirst,
 } from '../../scenes/format.js';
 
@@ -39,7 +39,8 @@ export async function render(root, context) {
   /** @type {Scene} */
   let scene;
   try {
-    scene = await api.get(scenePath(id));
+    // The street address (when the server has a geocoder) comes in the page's language.
+    scene = await api.get(scenePath(id), { headers: { 'Accept-Language': language() } });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const missing = error.status === 404;
@@ -81,6 +82,7 @@ export async function render(root, context) {
 
   const address = addressLine(scene, lang,
     { near: t('scenes.address.near'), remote: t('scenes.address.remote'), compass: t('scenes.address.compass').split(',') });
+  const street = streetLine(scene);
   const distance = el('p', { class: 'scene-distance', 'aria-live': 'polite', hidden: true });
 
   const onMap = el('section', { class: 'scene-on-map', id: uniqueId('scene-place-map'), hidden: true, 'aria-label': t('scenes.detail.mapHeading') },
@@ -191,8 +193,13 @@ export async function render(root, context) {
       ' · ', t('scenes.detail.by', { name: creator })),
     el('p', { class: 'actions' }, retake, navigate, mapToggle),
     user ? '' : el('p', { class: 'hint' }, t('scenes.detail.signInHint')),
+    street ? el('p', { class: 'scene-street' }, el('span', { class: 'visually-hidden' }, t('scenes.detail.street')), street.line) : '',
     el('p', { class: 'scene-address' }, el('span', { class: 'visually-hidden' }, t('scenes.detail.address')), address.line),
-    address.source ? el('p', { class: 'hint scene-attribution' }, t('scenes.detail.attribution', { source: address.source })) : '',
+    address.source || street
+      ? el('p', { class: 'hint scene-attribution' },
+        [address.source ? t('scenes.detail.attribution', { source: address.source }) : '', street ? t('scenes.detail.streetAttribution', { source: street.source }) : '']
+          .filter(Boolean).join(' · '))
+      : '',
     distance,
     error,
     onMap,
