@@ -11,7 +11,9 @@ import { geodesicDistance } from '../app/geodesy.js';
  * @typedef {import('../photos/photo-card.js').Photo} Photo
  * @typedef {{w: number, x: number, y: number, z: number}} Attitude
  * @typedef {{line: string, place: string, region: string, country: string, countryCode: string,
- *   distance: number, bearing: number | null, attribution: string}} SceneAddress
+ *   distance: number, bearing: number | null, attribution: string, street?: StreetAddress | null}} SceneAddress
+ *   `street`: from the server's geocoder (`serve --nominatim-url`), on a scene's own page only
+ * @typedef {{line: string, attribution: string}} StreetAddress
  * @typedef {{photo: Photo, attitude: Attitude, heading: number | null, addedAt: number}} Rephotograph
  * @typedef {{id: string, name: string | null, creator: {id: string, username: string, displayName: string},
  *   latitude: number, longitude: number, accuracy: number | null, capturedAt: number, createdAt: number,
@@ -179,7 +181,7 @@ export function addressLine(scene, language, words) {
 /**
  * The street address the server's geocoder gave (`waymark serve --nominatim-url`), already in the
  * language the page asked for, and the credit its data asks for; null when there is none.
- * @param {{address?: {street?: {line?: string, attribution?: string} | null} | null}} scene
+ * @param {{address?: {street?: StreetAddress | null} | null}} scene
  * @returns {{line: string, source: string} | null}
  */
 export function streetLine(scene) {
