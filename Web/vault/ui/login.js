@@ -69,11 +69,13 @@ export function loginScreen(root, onSignedIn) {
   const photoId = uniqueId('vault-photo');
   const photo = el('input', { id: photoId, type: 'file', accept: 'image/*', capture: 'environment', class: 'file-input vault-photo' });
   const scanStatus = el('p', { class: 'hint vault-scan-status', 'aria-live': 'polite' });
+  // Said only while the camera runs: without one, the photo is the way.
+  const cameraHint = el('p', { class: 'hint vault-scan-hint', hidden: true }, t('vault.scan.hint'));
   const cancel = el('button', { type: 'button', class: 'vault-cancel' }, t('vault.cancel'));
   const scanView = el('section', { class: 'vault-scan-view card', hidden: true, 'aria-labelledby': `${photoId}-heading` },
     el('h2', { id: `${photoId}-heading` }, t('vault.login.scan')),
     video,
-    el('p', { class: 'hint vault-scan-hint' }, t('vault.scan.hint')),
+    cameraHint,
     photo,
     el('label', { for: photoId, class: 'button vault-photo-button' }, t('vault.scan.photo')),
     el('p', { class: 'hint' }, t('vault.scan.photoHint')),
@@ -151,6 +153,7 @@ export function loginScreen(root, onSignedIn) {
     scanView.hidden = true;
     start.hidden = false;
     video.hidden = true;
+    cameraHint.hidden = true;
     scanStatus.textContent = '';
   }
   cancel.addEventListener('click', () => { closeScan(); scan.focus(); });
@@ -164,10 +167,15 @@ export function loginScreen(root, onSignedIn) {
     if (cameraScanning()) {
       try {
         video.hidden = false;
-        stopCamera = await scanWithCamera(video, (texts) => void useTexts(texts));
+        cameraHint.hidden = false;
+        const stop = await scanWithCamera(video, (texts) => void useTexts(texts));
+        // Cancelled while the camera was starting: it stops at once.
+        if (scanView.hidden) stop(); else stopCamera = stop;
       } catch (failure) {
-        console.warn('Waymark: no camera for the QR code:', failure);
+        console.warn('Waymark: no camera for the QR code:', failure instanceof Error ? failure.name : failure);
         video.hidden = true;
+        cameraHint.hidden = true;
+        if (!scanView.hidden) scanStatus.textContent = t('vault.scan.noCamera');
       }
     }
   });
