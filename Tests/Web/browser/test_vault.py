@@ -242,6 +242,11 @@ def test_module_list_ellipses_and_the_module_page(phone_for, vault, locale, lang
     expect(header).to_contain_text(module["name"])
     box = frame.bounding_box()
     assert box["width"] == 390 and box["height"] > 500, box
+    # The same address in the phone's browser, for a module whose site refuses to be framed.
+    outside = page.get_by_role("link", name=fill(m["vault.module.outside"], name=module["name"]))
+    expect(outside).to_have_attribute("href", module_link(module, vault.url))
+    expect(outside).to_have_attribute("target", "_blank")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     phone.shot("module-page")
     # The page is an address of its own: a reload asks the vault for the list again and shows the module.
     page.reload()

@@ -1,6 +1,7 @@
 // `/vault/modules/:id` (seed 002, Module list 4 and 6): a module of the data vault in the app:
 // a header with the module's title (tapping it goes back to the module list) and the module's
-// page in a frame, opened at `[url]?PIA_URL=…&APP_KEY=…&APP_SECRET=…`.
+// page in a frame, opened at `[url]?PIA_URL=…&APP_KEY=…&APP_SECRET=…`; the same address can be
+// opened in the phone's browser, for a module whose site will not be shown in a frame.
 import { t } from '../i18n.js';
 import { el } from '../dom.js';
 import { vaultCache, findModule } from '../../vault/connection.js';
@@ -38,13 +39,19 @@ export async function render(root, context) {
   }
   document.title = `${module.name} · ${t('app.name')}`;
   root.classList.add('vault-module-main');
+  const link = moduleLink(module, session.vault);
+  const outsideLabel = t('vault.module.outside', { name: module.name });
   root.replaceChildren(el('div', { class: 'vault-module-page' },
-    el('h1', { class: 'vault-module-header' },
-      el('button', { type: 'button', class: 'vault-module-back', 'aria-label': t('vault.module.back', { name: module.name }), onclick: back },
-        el('span', { class: 'vault-back-arrow', 'aria-hidden': 'true' }, '‹'),
-        el('span', { class: 'vault-module-title' }, module.name))),
+    el('div', { class: 'vault-module-bar' },
+      el('h1', { class: 'vault-module-header' },
+        el('button', { type: 'button', class: 'vault-module-back', 'aria-label': t('vault.module.back', { name: module.name }), onclick: back },
+          el('span', { class: 'vault-back-arrow', 'aria-hidden': 'true' }, '‹'),
+          el('span', { class: 'vault-module-title' }, module.name))),
+      // A module whose site refuses to be shown in a frame still opens, in the phone's browser.
+      el('a', { class: 'vault-module-outside', href: link, target: '_blank', rel: 'noopener noreferrer', 'aria-label': outsideLabel, title: outsideLabel },
+        el('span', { 'aria-hidden': 'true' }, '↗'))),
     el('iframe', {
-      class: 'vault-module-frame', src: moduleLink(module, session.vault), title: module.name,
+      class: 'vault-module-frame', src: link, title: module.name,
       referrerpolicy: 'no-referrer', allow: 'geolocation',
     })));
   return () => root.classList.remove('vault-module-main');
