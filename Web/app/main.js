@@ -4,6 +4,7 @@ import * as i18n from './i18n.js';
 import { startRouter } from './router.js';
 import { watchConnection } from './status.js';
 import { uploads } from '../photos/uploads.js';
+import { sceneUploads } from '../scenes/uploads.js';
 import { startRouteNotices } from '../recorder/notices.js';
 
 /** @typedef {import('./router.js').Page} Page */
@@ -91,6 +92,8 @@ async function start() {
   await router.refresh();
   // Photos that waited for the network go now (and whenever it comes back), on any page.
   uploads();
+  // So do scenes and rephotographs kept on the phone (a scene camera's upload without a network).
+  sceneUploads();
   // Routes recorded on this phone go the same way; "3 routes stored" when they are on the server.
   startRouteNotices(router.navigate);
 

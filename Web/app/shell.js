@@ -89,6 +89,8 @@ export const SHELL_FILES = Object.freeze([
   '/scenes/compare.js',
   '/scenes/exif.js',
   '/scenes/format.js',
+  '/scenes/outbox.js',
+  '/scenes/uploads.js',
   '/sky/plot.js',
   '/tasks/local.js',
   '/tasks/model.js',

@@ -6,18 +6,20 @@
 // `keeper` (settings, the kept passphrase and its verifier, the device key). Version 3 adds the
 // data vault's (seed 002): `vaultRecords` (location records waiting for the vault; their `id`
 // made by the database) and `vault` (the vault session, the repo, the last upload, the routes
-// already imported). Each upgrade only adds what is missing, so every older version's data stays.
+// already imported). Version 4 adds `sceneOutbox` (new scenes and rephotographs that wait for the
+// network, Web/scenes/outbox.js). Each upgrade only adds what is missing, so every older
+// version's data stays.
 
 const DATABASE = 'waymark';
-const VERSION = 3;
+const VERSION = 4;
 /** Object stores whose records carry their own `id`. */
-const STORES = ['uploads', 'routes', 'routeDeletes', 'keeper', 'vault'];
+const STORES = ['uploads', 'routes', 'routeDeletes', 'keeper', 'vault', 'sceneOutbox'];
 /** Object stores whose records get their `id` from the database when they have none. */
 const NUMBERED = ['vaultRecords'];
 /** The fixes: keys made by the database, looked up by the route's id. */
 const FIXES = 'routeFixes';
 
-/** @typedef {'uploads' | 'routes' | 'routeDeletes' | 'keeper' | 'vault'} StoreName */
+/** @typedef {'uploads' | 'routes' | 'routeDeletes' | 'keeper' | 'vault' | 'sceneOutbox'} StoreName */
 
 /** @type {Promise<IDBDatabase> | null} */
 let opening = null;

@@ -4,11 +4,11 @@
 // (Web/scenes/attitude.js), the position (Web/inspection/fixes.js, as the evidence camera), the
 // picture at the camera's full resolution (ImageCapture.takePhoto where the browser has it, else
 // the video frame — the same order as Web/app/pages/camera.js), the moment the shutter fired
-// written into the JPEG's Exif (Web/scenes/exif.js) and into the upload's metadata, and the
-// multipart upload with progress and an Idempotency-Key, so that a retry after a lost answer
-// never stores a scene twice. The heading is against true north, as DESIGN §3.9 documents it: the
-// compass's magnetic heading plus the magnetic declination of the World Magnetic Model at the fix
-// (Web/inspection/declination.js); without a fix it is not known (null), rather than magnetic.
+// written into the JPEG's Exif (Web/scenes/exif.js) and into the upload's metadata (the upload
+// itself, kept on the phone until the server has it, is Web/scenes/uploads.js'). The heading is
+// against true north, as DESIGN §3.9 documents it: the compass's magnetic heading plus the
+// magnetic declination of the World Magnetic Model at the fix (Web/inspection/declination.js);
+// without a fix it is not known (null), rather than magnetic.
 // The pure parts (the metadata, the capture time, the true heading) have node tests in
 // Tests/Web/unit/scenes-capture.test.mjs; the rest is exercised by the browser test.
 import { fromDeviceOrientation, compassHeading } from './attitude.js';
@@ -16,7 +16,6 @@ import { withExif } from './exif.js';
 import { absoluteAlpha } from '../inspection/camera-model.js';
 import { magneticDeclination, trueFromMagnetic } from '../inspection/declination.js';
 import { watchFixes } from '../inspection/fixes.js';
-import { errorFromResponse, ApiError } from '../app/api.js';
 
 /** @typedef {import('./attitude.js').Quaternion} Quaternion */
 /** @typedef {import('../inspection/fixes.js').Fix} Fix */
@@ -266,42 +265,6 @@ function jpegOf(source, width, height) {
 export async function stamped(jpeg, moment, place = null) {
   const bytes = withExif(new Uint8Array(await jpeg.arrayBuffer()), exifFieldsOf(moment, place));
   return new Blob([bytes], { type: 'image/jpeg' });
-}
-
-/** A new Idempotency-Key: one per scene or rephotograph, kept across retries. */
-export function newIdempotencyKey() {
-  return crypto.randomUUID();
-}
-
-/**
- * Sends a multipart form with XMLHttpRequest, so that the upload's progress can be shown;
- * resolves to the JSON answer, rejects with an ApiError (status 0 when the network failed).
- * @param {string} url @param {FormData} form @param {string} key the Idempotency-Key
- * @param {(fraction: number) => void} onProgress 0…1 of the bytes sent
- * @returns {Promise<any>}
- */
-export function uploadForm(url, form, key, onProgress) {
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', url);
-    request.setRequestHeader('Accept', 'application/json');
-    request.setRequestHeader('Idempotency-Key', key);
-    request.upload.addEventListener('progress', (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
-    });
-    request.addEventListener('load', () => {
-      if (request.status >= 200 && request.status < 300) {
-        onProgress(1);
-        try { resolve(JSON.parse(request.responseText)); } catch { resolve(null); }
-      } else {
-        reject(errorFromResponse(request.status, request.responseText, request.getResponseHeader('Retry-After')));
-      }
-    });
-    const offline = () => reject(new ApiError(0, 'offline', 'The network failed during the upload.'));
-    request.addEventListener('error', offline);
-    request.addEventListener('abort', offline);
-    request.send(form);
-  });
 }
 
 /**

@@ -18,7 +18,7 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
-from conftest import CHROMIUM, messages, open_phone, username
+from conftest import CHROMIUM, messages, open_phone, username, wait_for_service_worker
 from flows import sign_in
 from photos_flows import PASSWORD, here, offset
 from test_camera import true_north
@@ -278,8 +278,8 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
     expect(page.locator(".scene-step-title")).to_have_text(m["sceneCamera.step.overview"])
     page.get_by_label(m["sceneCamera.overview.name"]).fill("Red house on the corner")
     phone.shot(f"{language}-06-new-overview")
-    # The first attempt loses the network: the page says so, nothing is lost, and the retry
-    # sends the first attempt's Idempotency-Key.
+    # The first attempt loses the network: the page says the scene is kept on the phone, and
+    # Try sending now sends the first attempt's Idempotency-Key.
     keys = []
 
     def lose_the_first(route):
@@ -291,8 +291,9 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
 
     page.route("**/api/v1/scenes", lose_the_first)
     page.locator(".scene-upload").click()
-    expect(page.locator(".scene-upload-problem")).to_have_text(m["sceneCamera.upload.offline"])
-    expect(page.locator(".scene-upload")).to_have_text(m["sceneCamera.upload.retry"])
+    expect(page.locator(".scene-kept")).to_contain_text(m["sceneCamera.upload.kept"])
+    expect(page.locator(".scene-upload-problem")).to_be_hidden()
+    expect(page.locator(".scene-upload")).to_have_text(m["sceneCamera.upload.sendNow"])
     phone.shot(f"{language}-06b-new-upload-lost")
     with page.expect_response(lambda r: r.url.endswith("/api/v1/scenes") and r.request.method == "POST") as posted:
         page.locator(".scene-upload").click()
@@ -432,3 +433,134 @@ def test_without_a_camera_the_page_says_so(phone_for, api):
         expect(page.locator(".scene-shutter")).to_be_hidden()
         expect(page.locator(".scene-waiting")).to_be_hidden()
         phone.shot(f"{language}-no-camera")
+
+
+# ---- Offline: kept on the phone, sent once when the network is back ----
+
+def capture_until_overview(page, m, name):
+    """The new-scene camera from the reference to the overview with a name (the pin where the fix is)."""
+    sensors(page, on=True, **REFERENCE)
+    page.locator(".scene-shutter").click()
+    page.get_by_role("button", name=m["sceneCamera.use"]).click()
+    sensors(page, beta=10)
+    page.get_by_role("button", name=m["sceneCamera.shutter.feet"]).click()
+    page.get_by_role("button", name=m["sceneCamera.use"]).click()
+    expect(page.locator(".scene-pin-marker")).to_be_visible()
+    page.locator(".scene-map-next").click()
+    expect(page.locator(".scene-step-title")).to_have_text(m["sceneCamera.step.overview"])
+    page.get_by_label(m["sceneCamera.overview.name"]).fill(name)
+    sensors(page, **REFERENCE)
+
+
+def reopen(phone, path):
+    """The page is closed (a tab swiped away) and the app opened again in a new one."""
+    phone.page.close()
+    page = phone.context.new_page()
+    phone.watch(page)
+    phone.page = page
+    page.goto(path)
+    return page
+
+
+def my_scenes(api, token):
+    answer = api.get("/api/v1/me/scenes?limit=50", headers={"Authorization": f"Bearer {token}"})
+    assert answer.status == 200, answer.text()
+    return answer.json()["items"]
+
+
+@pytest.mark.parametrize("language,locale", [("en", "en-US"), ("de", "de-DE")])
+def test_scenes_made_offline_wait_on_the_phone_and_arrive_once(scene_phone, api, language, locale):
+    """A scene made without a network is kept on the phone; the page is closed; opened again still
+    offline, My scenes lists it as waiting; when the network returns it arrives, once, and the
+    person is told. The same for a rephotograph, this time sent when the app is opened again
+    online. A rephotograph kept while its scene is deleted is refused, says why, and is discarded."""
+    m = messages(language)
+    spot = {**here(), "accuracy": 5}
+    name = username("olga")
+    token = make_user(api, name)
+    phone = scene_phone(locale, spot)
+    page = phone.page
+    page.goto("/account")
+    assert sign_in(phone, language, name, PASSWORD).status == 200
+    page.goto("/scenes/new")
+    wait_for_service_worker(page)
+    posts = []
+    phone.context.on("request", lambda r: posts.append(r) if r.method == "POST" and "/api/v1/scenes" in r.url else None)
+
+    # ---- A new scene, the network gone at the upload ----
+    capture_until_overview(page, m, "Well by the mill")
+    phone.context.set_offline(True)
+    page.locator(".scene-upload").click()
+    kept = page.locator(".scene-kept")
+    expect(kept).to_contain_text(m["sceneCamera.upload.kept"])
+    expect(kept.get_by_role("link", name=m["sceneOutbox.waitingLink"])).to_have_attribute("href", "/me/scenes")
+    expect(page.locator(".scene-upload")).to_have_text(m["sceneCamera.upload.sendNow"])
+    phone.shot(f"{language}-20-new-kept-offline")
+
+    # Closed, and opened again still offline (the service worker's shell): the scene waits.
+    page = reopen(phone, "/me/scenes")
+    waiting = page.locator(".scene-outbox-item")
+    expect(waiting).to_have_count(1)
+    scene_title = text_of(m, "sceneOutbox.scene", name="Well by the mill")
+    expect(waiting).to_contain_text(scene_title)
+    expect(waiting).to_contain_text(m["sceneOutbox.state.waiting"])
+    expect(page.locator(".scene-outbox-thumb")).to_be_visible()
+    expect(page.get_by_text(m["scenes.mine.offline"])).to_be_visible()
+    phone.shot(f"{language}-21-mine-waiting-offline")
+    assert my_scenes(api, token) == [], "nothing reached the server while offline"
+
+    # The network returns: it goes, once, and the person is told.
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/scenes") and r.request.method == "POST" and r.status == 201) as sent:
+        phone.context.set_offline(False)
+    scene_id = sent.value.json()["id"]
+    expect(page.locator("#status")).to_have_text(text_of(m, "sceneOutbox.status.sent", title=scene_title))
+    expect(page.locator(".scene-outbox")).to_be_hidden()
+    expect(page.locator(f'.scenes-grid a[data-scene="{scene_id}"]')).to_be_visible()
+    phone.shot(f"{language}-22-mine-arrived")
+    stored = my_scenes(api, token)
+    assert [item["name"] for item in stored] == ["Well by the mill"], "exactly one scene arrived"
+    scene = api.get(f"/api/v1/scenes/{scene_id}", headers={"Authorization": f"Bearer {token}"}).json()
+    assert scene["feetShot"] is not None and abs(scene["latitude"] - spot["latitude"]) < 1e-4
+    scene_posts = [r for r in posts if r.url.endswith("/api/v1/scenes")]
+    assert len({r.header_value("idempotency-key") for r in scene_posts}) == 1, "every attempt carried one Idempotency-Key"
+
+    # ---- A rephotograph, the network gone at the upload ----
+    page.goto(f"/scenes/{scene_id}/retake")
+    sensors(page, on=True, **REFERENCE)
+    expect(page.locator(".scene-alignment")).to_have_text(m["sceneCamera.retake.aligned"])
+    page.locator(".scene-shutter").click()
+    expect(page.locator(".scene-step-compare .scene-step-title")).to_have_text(m["sceneCamera.step.compare"])
+    phone.context.set_offline(True)
+    page.get_by_role("button", name=m["sceneCamera.retake.upload"]).click()
+    expect(page.locator(".scene-kept")).to_contain_text(m["sceneCamera.retake.kept"])
+    phone.shot(f"{language}-23-retake-kept-offline")
+    # Closed offline; opened again once online, on the home page: the app sends it at start.
+    phone.page.close()
+    phone.context.set_offline(False)
+    with phone.context.expect_event("response", lambda r: r.url.endswith(f"/api/v1/scenes/{scene_id}/photos") and r.status == 201):
+        page = reopen(phone, "/")
+    retake_title = text_of(m, "sceneOutbox.rephotograph", name="Well by the mill")
+    expect(page.locator("#status")).to_have_text(text_of(m, "sceneOutbox.status.sent", title=retake_title))
+    detail = api.get(f"/api/v1/scenes/{scene_id}", headers={"Authorization": f"Bearer {token}"}).json()
+    assert len(detail["rephotographs"]) == 1, "exactly one rephotograph arrived"
+    retake_posts = [r for r in posts if r.url.endswith("/photos")]
+    assert len({r.header_value("idempotency-key") for r in retake_posts}) == 1
+
+    # ---- A rephotograph kept while its scene is deleted: refused, and saying why ----
+    page.goto(f"/scenes/{scene_id}/retake")
+    sensors(page, on=True, **REFERENCE)
+    page.locator(".scene-shutter").click()
+    phone.context.set_offline(True)
+    page.get_by_role("button", name=m["sceneCamera.retake.upload"]).click()
+    expect(page.locator(".scene-kept")).to_be_visible()
+    assert api.delete(f"/api/v1/scenes/{scene_id}", headers={"Authorization": f"Bearer {token}"}).status == 204
+    page = reopen(phone, "/me/scenes")
+    expect(page.locator(".scene-outbox-item")).to_contain_text(m["sceneOutbox.state.waiting"])
+    phone.context.set_offline(False)
+    refused = page.locator(".scene-outbox-item.failed")
+    expect(refused).to_contain_text(m["sceneOutbox.sceneGone"])
+    expect(refused.get_by_role("button", name=text_of(m, "sceneOutbox.retryLabel", title=retake_title))).to_be_visible()
+    phone.shot(f"{language}-24-mine-refused")
+    refused.get_by_role("button", name=text_of(m, "sceneOutbox.discardLabel", title=retake_title)).click()
+    expect(page.locator(".scene-outbox")).to_be_hidden()
+    expect(page.locator("#status")).to_have_text(text_of(m, "sceneOutbox.status.discarded", title=retake_title))

@@ -462,7 +462,7 @@ def test_database_from_before_the_vault_is_upgraded_and_keeps_its_routes(phone_f
       db.close();
       return result;
     }""")
-    assert state == {"version": 3, "stores": ["keeper", "routeDeletes", "routeFixes", "routes", "uploads", "vault", "vaultRecords"], "routes": ["old-route"]}
+    assert state == {"version": 4, "stores": ["keeper", "routeDeletes", "routeFixes", "routes", "sceneOutbox", "uploads", "vault", "vaultRecords"], "routes": ["old-route"]}
     page.get_by_role("button", name=m["vault.user.upload"]).click()
     expect(page.locator(".vault-count")).to_have_text("0")
     assert [item["record"]["timestamp"] for item in vault.items()] == ["2025-11-24T16:00:00Z", "2025-11-24T16:00:10Z", "2025-11-24T16:00:20Z"]

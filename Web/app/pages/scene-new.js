@@ -4,21 +4,23 @@
 // reference photo reviewed (use it or take it again), the feet shot (the camera pointed at the
 // ground where the photographer stands) reviewed, a map with a draggable pin that starts at the
 // fix, and an overview with a name; then the upload with its progress and an Idempotency-Key
-// (a retry never stores the scene twice), and the scene's page. The photos are taken at the
+// (a retry never stores the scene twice), and the scene's page. The scene is kept on the phone
+// before it is sent (Web/scenes/uploads.js): without a network it waits there, the page says so,
+// and it goes when the network returns — even after this page was closed. The photos are taken at the
 // camera's full resolution with the position and attitude of the moment the shutter fired in the
 // upload's metadata and in each JPEG's Exif (Web/scenes/capture.js, Web/scenes/exif.js); where
 // the user moved the pin, the pin is the place in both (it says better where they stood than the
 // fix did), and the fix's altitude and the moment's time, attitude and heading stay.
 import { t, language } from '../i18n.js';
 import { el } from '../dom.js';
-import { ApiError } from '../api.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
 import { levelTilt } from '../../scenes/attitude.js';
 import {
-  liveCamera, watchSensors, metadataOf, stamped, uploadForm, newIdempotencyKey,
+  liveCamera, watchSensors, metadataOf, stamped,
   needsOrientationPermission, requestOrientationPermission, svgElement,
 } from '../../scenes/capture.js';
+import { uploadNow, uploadProgress, newIdempotencyKey, onSceneUploadEvent, describeSceneError } from '../../scenes/uploads.js';
 import { loadLeaflet, tileSource, tileLayer } from '../../photos/leaflet.js';
 import { geodesicDistance } from '../geodesy.js';
 
@@ -48,7 +50,9 @@ const LEVEL_DEGREES = 1;
  */
 export async function render(root, context) {
   const user = await currentUser();
-  if (!user) {
+  // Offline the server cannot say who is signed in: the scene is made all the same and waits on
+  // the phone (were nobody signed in, the server refuses it later, and it waits for Try again).
+  if (!user && navigator.onLine) {
     root.replaceChildren(
       el('h1', {}, t('sceneCamera.new.title')),
       el('div', { class: 'card' },
@@ -113,6 +117,8 @@ export async function render(root, context) {
   const progress = el('progress', { class: 'scene-progress', max: 100, value: 0, hidden: true, 'aria-label': t('sceneCamera.upload.progressLabel') });
   const progressText = el('p', { class: 'scene-progress-text', 'aria-live': 'polite' });
   const uploadProblem = el('p', { class: 'form-error scene-upload-problem', role: 'alert', hidden: true });
+  const kept = el('div', { class: 'scene-kept', role: 'status', hidden: true },
+    el('p', {}, t('sceneCamera.upload.kept')), el('p', {}, el('a', { href: '/me/scenes' }, t('sceneOutbox.waitingLink'))));
   const uploadButton = el('button', { type: 'submit', class: 'primary scene-upload' }, t('sceneCamera.upload'));
   const overviewStep = el('form', { class: 'scene-step scene-step-overview', hidden: true, novalidate: true },
     el('div', { class: 'scene-overview-images' }, overviewReference, overviewFeet),
@@ -122,7 +128,7 @@ export async function render(root, context) {
       el('dt', {}, t('sceneCamera.overview.place')), overviewPlace,
       el('dt', {}, t('sceneCamera.overview.time')), overviewTime,
       el('dt', {}, t('sceneCamera.overview.heading')), overviewHeading),
-    progress, progressText, uploadProblem, el('p', { class: 'actions' }, uploadButton));
+    progress, progressText, uploadProblem, kept, el('p', { class: 'actions' }, uploadButton));
 
   const back = el('button', { type: 'button', class: 'scene-back' }, t('sceneCamera.back'));
   const stepCount = el('p', { class: 'scene-step-count' });
@@ -344,6 +350,17 @@ export async function render(root, context) {
     overviewHeading.textContent = heading === null ? '—' : `${new Intl.NumberFormat(language(), { maximumFractionDigits: 0 }).format(heading)}°`;
   }
 
+  const shown = uploadProgress(progress, progressText);
+  /** @param {string} id the stored scene's */
+  const toScene = (id) => context.navigate(id ? `/scenes/${encodeURIComponent(id)}` : '/me/scenes');
+  /** @param {string} reason */
+  function refused(reason) {
+    kept.hidden = true;
+    uploadProblem.textContent = t('sceneCamera.upload.refused', { reason });
+    uploadProblem.hidden = false;
+    uploadButton.textContent = t('sceneCamera.upload.retry');
+  }
+
   overviewStep.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (uploading || !reference || !feet || !pin) return;
@@ -351,35 +368,31 @@ export async function render(root, context) {
     uploadButton.disabled = true;
     back.disabled = true;
     uploadProblem.hidden = true;
-    progress.hidden = false;
-    progress.value = 0;
-    progressText.textContent = t('sceneCamera.upload.preparing');
+    kept.hidden = true;
+    shown.start();
     uploadKey ??= newIdempotencyKey();
     try {
       const place = pin;
       const moved = reference.moment.fix ? geodesicDistance(reference.moment.fix, place) >= 0.5 : true;
-      const metadata = metadataOf(reference.moment, { name: nameInput.value, place: moved ? place : null });
-      const form = new FormData();
-      form.append('metadata', JSON.stringify(metadata));
-      form.append('image', await stamped(reference.blob, reference.moment, moved ? place : null), 'reference.jpg');
-      form.append('feetShot', await stamped(feet.blob, feet.moment, place), 'feet.jpg');
-      let shown = -1;
-      const scene = await uploadForm('/api/v1/scenes', form, uploadKey, (fraction) => {
-        const percent = Math.round(fraction * 100);
-        progress.value = percent;
-        // Said in steps of 25 %, so a screen reader is not flooded.
-        const said = Math.floor(percent / 25);
-        if (said !== shown) { shown = said; progressText.textContent = t('sceneCamera.upload.progress', { percent }); }
-      });
+      const outcome = await uploadNow({
+        kind: 'scene',
+        key: uploadKey,
+        metadata: metadataOf(reference.moment, { name: nameInput.value, place: moved ? place : null }),
+        image: { data: await stamped(reference.blob, reference.moment, moved ? place : null), name: 'reference.jpg', type: 'image/jpeg' },
+        feetShot: { data: await stamped(feet.blob, feet.moment, place), name: 'feet.jpg', type: 'image/jpeg' },
+      }, shown);
       if (!alive) return;
-      announce(t('sceneCamera.upload.done'));
-      context.navigate(`/scenes/${encodeURIComponent(scene.id)}`);
+      if (outcome.outcome === 'sent') { toScene(outcome.item.result ?? ''); return; }
+      shown.hide();
+      if (outcome.outcome === 'kept') {
+        kept.hidden = false;
+        uploadButton.textContent = t('sceneCamera.upload.sendNow');
+      } else {
+        refused(outcome.reason);
+      }
     } catch (failure) {
-      progress.hidden = true;
-      progressText.textContent = '';
-      uploadProblem.textContent = failure instanceof ApiError
-        ? (failure.status === 0 ? t('sceneCamera.upload.offline') : t('sceneCamera.upload.refused', { reason: failure.reason || failure.code }))
-        : t('sceneCamera.upload.failed', { reason: String(failure instanceof Error ? failure.message : failure) });
+      shown.hide();
+      uploadProblem.textContent = t('sceneCamera.upload.failed', { reason: String(failure instanceof Error ? failure.message : failure) });
       uploadProblem.hidden = false;
       uploadButton.textContent = t('sceneCamera.upload.retry');
     } finally {
@@ -389,6 +402,13 @@ export async function render(root, context) {
     }
   });
 
+  // A scene this page kept goes when the network returns while the page is still open: its page follows.
+  const stopWatching = onSceneUploadEvent((event) => {
+    if (uploading || !alive || event.item.key !== uploadKey) return;
+    if (event.type === 'sent') toScene(event.item.result ?? '');
+    if (event.type === 'failed' && event.item.error) refused(describeSceneError(event.item.error));
+  });
+
   const timer = setInterval(tick, TICK_MS);
 
   /** Stops the camera, the sensors, the map and the ticks (once). */
@@ -396,6 +416,7 @@ export async function render(root, context) {
     if (!alive) return;
     alive = false;
     clearInterval(timer);
+    stopWatching();
     camera.dispose();
     sensors.stop();
     removeMap();

@@ -7,6 +7,9 @@
 // shutter leads to the comparison (the new picture over the reference with an opacity, or a
 // side-by-side wipe, on one slider); Use uploads it as a rephotograph with the position and
 // attitude of the moment (metadata and Exif, Web/scenes/capture.js) and opens the scene's page.
+// The rephotograph is kept on the phone before it is sent (Web/scenes/uploads.js): without a
+// network it waits there, the page says so, and it goes when the network returns — even after
+// this page was closed.
 import { t } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
 import { api, ApiError } from '../api.js';
@@ -15,9 +18,10 @@ import { currentUser } from '../session.js';
 import { quaternion } from '../../scenes/attitude.js';
 import { rectangleOnView, comparisonLayers, sliderFraction } from '../../scenes/compare.js';
 import {
-  liveCamera, watchSensors, metadataOf, stamped, uploadForm, newIdempotencyKey,
+  liveCamera, watchSensors, metadataOf, stamped,
   needsOrientationPermission, requestOrientationPermission, svgElement,
 } from '../../scenes/capture.js';
+import { uploadNow, uploadProgress, newIdempotencyKey, onSceneUploadEvent, describeSceneError, discardKept } from '../../scenes/uploads.js';
 
 /** @typedef {import('../../scenes/capture.js').Moment} Moment */
 
@@ -123,6 +127,8 @@ export async function render(root, context) {
   const progress = el('progress', { class: 'scene-progress', max: 100, value: 0, hidden: true, 'aria-label': t('sceneCamera.upload.progressLabel') });
   const progressText = el('p', { class: 'scene-progress-text', 'aria-live': 'polite' });
   const uploadProblem = el('p', { class: 'form-error scene-upload-problem', role: 'alert', hidden: true });
+  const kept = el('div', { class: 'scene-kept', role: 'status', hidden: true },
+    el('p', {}, t('sceneCamera.retake.kept')), el('p', {}, el('a', { href: '/me/scenes' }, t('sceneOutbox.waitingLink'))));
   const uploadButton = el('button', { type: 'button', class: 'primary scene-upload' }, t('sceneCamera.retake.upload'));
   const againButton = el('button', { type: 'button', class: 'scene-again' }, t('sceneCamera.again'));
   const compareStep = el('section', { class: 'scene-step scene-step-compare', hidden: true },
@@ -132,7 +138,7 @@ export async function render(root, context) {
       el('div', { class: 'choice' }, modeOverlay, el('label', { for: 'scene-mode-overlay' }, t('sceneCamera.compare.overlay'))),
       el('div', { class: 'choice' }, modeWipe, el('label', { for: 'scene-mode-wipe' }, t('sceneCamera.compare.wipe')))),
     el('label', { for: 'scene-compare-slider' }, t('sceneCamera.compare.slider')), compareSlider,
-    progress, progressText, uploadProblem, el('p', { class: 'actions' }, uploadButton, againButton));
+    progress, progressText, uploadProblem, kept, el('p', { class: 'actions' }, uploadButton, againButton));
 
   root.replaceChildren(backLink, heading, cameraStep, compareStep);
 
@@ -217,7 +223,12 @@ export async function render(root, context) {
       if (!alive) return;
       if (shot) URL.revokeObjectURL(shot.url);
       shot = { blob, url: URL.createObjectURL(blob), moment };
+      // The new photo replaces one this page kept on the phone and has not sent: a new
+      // rephotograph, with a key of its own.
+      if (uploadKey) await discardKept(uploadKey);
       uploadKey = null;
+      kept.hidden = true;
+      uploadButton.textContent = t('sceneCamera.retake.upload');
       waiting.textContent = '';
       showCompare();
       announce(t('sceneCamera.taken'));
@@ -283,36 +294,45 @@ export async function render(root, context) {
     shutter.focus();
   });
 
+  const shown = uploadProgress(progress, progressText);
+  /** @param {string} reason */
+  function refused(reason) {
+    kept.hidden = true;
+    uploadProblem.textContent = t('sceneCamera.upload.refused', { reason });
+    uploadProblem.hidden = false;
+    uploadButton.textContent = t('sceneCamera.upload.retry');
+  }
+
   uploadButton.addEventListener('click', async () => {
     if (uploading || !shot) return;
     uploading = true;
     uploadButton.disabled = true;
     againButton.disabled = true;
     uploadProblem.hidden = true;
-    progress.hidden = false;
-    progress.value = 0;
-    progressText.textContent = t('sceneCamera.upload.preparing');
+    kept.hidden = true;
+    shown.start();
     uploadKey ??= newIdempotencyKey();
     try {
-      const form = new FormData();
-      form.append('metadata', JSON.stringify(metadataOf(shot.moment)));
-      form.append('image', await stamped(shot.blob, shot.moment), 'rephotograph.jpg');
-      let shown = -1;
-      await uploadForm(`/api/v1/scenes/${encodeURIComponent(id)}/photos`, form, uploadKey, (fraction) => {
-        const percent = Math.round(fraction * 100);
-        progress.value = percent;
-        const said = Math.floor(percent / 25);
-        if (said !== shown) { shown = said; progressText.textContent = t('sceneCamera.upload.progress', { percent }); }
-      });
+      const outcome = await uploadNow({
+        kind: 'rephotograph',
+        key: uploadKey,
+        sceneId: id,
+        sceneName: typeof scene.name === 'string' ? scene.name : '',
+        metadata: metadataOf(shot.moment),
+        image: { data: await stamped(shot.blob, shot.moment), name: 'rephotograph.jpg', type: 'image/jpeg' },
+      }, shown);
       if (!alive) return;
-      announce(t('sceneCamera.retake.done'));
-      context.navigate(scenePath);
+      if (outcome.outcome === 'sent') { context.navigate(scenePath); return; }
+      shown.hide();
+      if (outcome.outcome === 'kept') {
+        kept.hidden = false;
+        uploadButton.textContent = t('sceneCamera.upload.sendNow');
+      } else {
+        refused(outcome.reason);
+      }
     } catch (failure) {
-      progress.hidden = true;
-      progressText.textContent = '';
-      uploadProblem.textContent = failure instanceof ApiError
-        ? (failure.status === 0 ? t('sceneCamera.upload.offline') : t('sceneCamera.upload.refused', { reason: failure.reason || failure.code }))
-        : t('sceneCamera.upload.failed', { reason: String(failure instanceof Error ? failure.message : failure) });
+      shown.hide();
+      uploadProblem.textContent = t('sceneCamera.upload.failed', { reason: String(failure instanceof Error ? failure.message : failure) });
       uploadProblem.hidden = false;
       uploadButton.textContent = t('sceneCamera.upload.retry');
     } finally {
@@ -322,6 +342,13 @@ export async function render(root, context) {
     }
   });
 
+  // A rephotograph this page kept goes when the network returns while the page is still open: the scene's page follows.
+  const stopWatching = onSceneUploadEvent((event) => {
+    if (uploading || !alive || !uploadKey || event.item.key !== uploadKey) return;
+    if (event.type === 'sent') context.navigate(scenePath);
+    if (event.type === 'failed' && event.item.error) refused(describeSceneError(event.item.error));
+  });
+
   const timer = setInterval(tick, TICK_MS);
 
   /** Stops the camera, the sensors and the ticks (once). */
@@ -329,6 +356,7 @@ export async function render(root, context) {
     if (!alive) return;
     alive = false;
     clearInterval(timer);
+    stopWatching();
     camera.dispose();
     sensors.stop();
     if (shot) URL.revokeObjectURL(shot.url);

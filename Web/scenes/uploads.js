@@ -1,0 +1,209 @@
+// The app's scene outbox (Web/scenes/outbox.js): new scenes and rephotographs kept in IndexedDB
+// (Web/app/store.js, `sceneOutbox`) until the server has them, sent as multipart forms with
+// XMLHttpRequest (which reports the upload's progress) and their Idempotency-Key; drained when
+// the app starts and whenever the network comes back, as the photo queue (Web/photos/uploads.js)
+// is. What happens is announced in the shell's aria-live region on whichever page is open, so a
+// scene that waited is seen to arrive. The two scene cameras (Web/app/pages/scene-new.js and
+// scene-retake.js) send through `uploadNow`: the scene is kept first, then sent with its progress
+// on the page; without a network it simply stays kept. Loaded at start: nothing here imports the
+// cameras' modules.
+import { ApiError, errorFromResponse } from '../app/api.js';
+import { records } from '../app/store.js';
+import { t } from '../app/i18n.js';
+import { announce } from '../app/status.js';
+import { describeError } from '../app/errors.js';
+import { createSceneOutbox, memorySceneStorage, destinationOf, SCENE_GONE } from './outbox.js';
+
+/** @typedef {import('./outbox.js').QueuedScene} QueuedScene */
+/** @typedef {import('./outbox.js').SceneOutboxEvent} SceneOutboxEvent */
+/** @typedef {import('./outbox.js').NewScene} NewScene */
+/** @typedef {import('./outbox.js').NewRephotograph} NewRephotograph */
+
+/** A new Idempotency-Key: one per scene or rephotograph, kept across retries and in the outbox. */
+export function newIdempotencyKey() {
+  return crypto.randomUUID();
+}
+
+/**
+ * Sends a multipart form with XMLHttpRequest, so that the upload's progress can be shown;
+ * resolves to the JSON answer, rejects with an ApiError (status 0 when the network failed).
+ * @param {string} url @param {FormData} form @param {string} key the Idempotency-Key
+ * @param {(fraction: number) => void} onProgress 0…1 of the bytes sent
+ * @returns {Promise<any>}
+ */
+export function uploadForm(url, form, key, onProgress) {
+  return new Promise((resolve, reject) => {
+    if (!navigator.onLine) { reject(new ApiError(0, 'offline', 'the browser is offline')); return; }
+    const request = new XMLHttpRequest();
+    request.open('POST', url);
+    request.setRequestHeader('Accept', 'application/json');
+    request.setRequestHeader('Idempotency-Key', key);
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    });
+    request.addEventListener('load', () => {
+      if (request.status >= 200 && request.status < 300) {
+        onProgress(1);
+        try { resolve(JSON.parse(request.responseText)); } catch { resolve(null); }
+      } else {
+        reject(errorFromResponse(request.status, request.responseText, request.getResponseHeader('Retry-After')));
+      }
+    });
+    const offline = () => reject(new ApiError(0, 'offline', 'The network failed during the upload.'));
+    request.addEventListener('error', offline);
+    request.addEventListener('abort', offline);
+    request.addEventListener('timeout', offline);
+    request.send(form);
+  });
+}
+
+/**
+ * Sends one kept scene (POST /api/v1/scenes) or rephotograph (POST …/{id}/photos).
+ * @param {QueuedScene} item
+ * @param {(fraction: number) => void} progress
+ */
+export function sendQueuedScene(item, progress) {
+  const form = new FormData();
+  form.append('metadata', item.metadata);
+  for (const part of item.parts) form.append(part.field, new Blob([part.data], { type: part.type }), part.name);
+  return uploadForm(destinationOf(item), form, item.key, progress);
+}
+
+/**
+ * Words for why the server refused a scene or a rephotograph.
+ * @param {{status: number, code: string, reason: string}} error
+ */
+export function describeSceneError(error) {
+  if (error.code === SCENE_GONE) return t('sceneOutbox.sceneGone');
+  const own = /** @type {Record<string, string>} */ ({
+    not_an_image: 'upload.error.notAnImage', broken_image: 'upload.error.broken',
+    payload_too_large: 'upload.error.tooLarge', too_many_pixels: 'upload.error.tooLarge',
+  })[error.code];
+  return own ? t(own) : describeError({ ...error, retryAfter: null }, t);
+}
+
+/**
+ * What a kept item is called: "“Red house”", "A scene without a name", "Rephotograph of “Red house”".
+ * @param {QueuedScene} item
+ */
+export function queuedTitle(item) {
+  if (item.kind === 'scene') return item.name ? t('sceneOutbox.scene', { name: item.name }) : t('sceneOutbox.sceneUnnamed');
+  return item.name ? t('sceneOutbox.rephotograph', { name: item.name }) : t('sceneOutbox.rephotographUnnamed');
+}
+
+/** @type {Set<(event: SceneOutboxEvent) => void>} */
+const listeners = new Set();
+/** @type {import('./outbox.js').SceneOutbox | null} */
+let outbox = null;
+
+/** @param {SceneOutboxEvent} event */
+function tell(event) {
+  if (event.type === 'sent') announce(t('sceneOutbox.status.sent', { title: queuedTitle(event.item) }));
+  if (event.type === 'failed' && event.item.error) announce(t('sceneOutbox.status.failed', { title: queuedTitle(event.item), reason: describeSceneError(event.item.error) }));
+  if (event.type === 'discarded') announce(t('sceneOutbox.status.discarded', { title: queuedTitle(event.item) }));
+  for (const listener of listeners) listener(event);
+}
+
+/** The outbox (made, recovered and first drained on first use; drained again whenever the network returns). */
+export function sceneUploads() {
+  if (!outbox) {
+    /** @type {import('./outbox.js').SceneOutboxStorage} */
+    let storage;
+    try {
+      storage = typeof indexedDB !== 'undefined' ? records('sceneOutbox') : memorySceneStorage();
+    } catch {
+      storage = memorySceneStorage();
+    }
+    const made = createSceneOutbox({ storage, send: sendQueuedScene, onEvent: tell });
+    outbox = made;
+    window.addEventListener('online', () => void made.drain().catch((error) => console.warn('Waymark: the scene outbox failed:', error)));
+    void made.recover().then(() => made.drain()).catch((error) => console.warn('Waymark: the scene outbox is not available:', error));
+  }
+  return outbox;
+}
+
+/**
+ * Gives up the kept item with this Idempotency-Key, if there is one (a camera page's photo taken again).
+ * @param {string} key
+ */
+export async function discardKept(key) {
+  const box = sceneUploads();
+  const item = (await box.list()).find((other) => other.key === key);
+  return item ? box.discard(item.id) : false;
+}
+
+/**
+ * Calls `listener` for every event of the outbox (until the returned function is called).
+ * @param {(event: SceneOutboxEvent) => void} listener
+ */
+export function onSceneUploadEvent(listener) {
+  listeners.add(listener);
+  return () => { listeners.delete(listener); };
+}
+
+/**
+ * The upload block both scene cameras show: a progress bar and its words (said in steps of
+ * 25 %, so a screen reader is not flooded). `start` shows it, `step` moves it, `hide` takes it away.
+ * @param {HTMLProgressElement} bar @param {HTMLElement} words
+ */
+export function uploadProgress(bar, words) {
+  let said = -1;
+  return {
+    start() {
+      said = -1;
+      bar.hidden = false;
+      bar.value = 0;
+      words.textContent = t('sceneCamera.upload.preparing');
+    },
+    /** @param {number} fraction 0…1 */
+    step(fraction) {
+      const percent = Math.round(fraction * 100);
+      bar.value = percent;
+      const quarter = Math.floor(percent / 25);
+      if (quarter !== said) { said = quarter; words.textContent = t('sceneCamera.upload.progress', { percent }); }
+    },
+    hide() {
+      bar.hidden = true;
+      words.textContent = '';
+    },
+  };
+}
+
+/**
+ * @typedef {{outcome: 'sent', answer: any, item: QueuedScene} | {outcome: 'kept', item: QueuedScene}
+ *   | {outcome: 'refused', reason: string, item: QueuedScene}} UploadOutcome
+ */
+
+/**
+ * A camera page's upload: the scene (or rephotograph) is kept in the outbox first — so closing
+ * the page from here on loses nothing —, then sent at once with its progress on `progress`.
+ * Resolves when the server has it ('sent', with its answer), when there is no network ('kept':
+ * it waits on the phone and goes when the network returns) or when the server refused it
+ * ('refused', with the words why; it stays kept for Try again or Discard).
+ * @param {NewScene | NewRephotograph} entry with the page's Idempotency-Key
+ * @param {ReturnType<typeof uploadProgress>} progress
+ * @returns {Promise<UploadOutcome>}
+ */
+export async function uploadNow(entry, progress) {
+  const box = sceneUploads();
+  // IndexedDB keeps plain bytes everywhere (a Blob in an incognito window's database may not).
+  /** @param {import('./outbox.js').ScenePart} part */
+  const bytes = async (part) => ({ ...part, data: part.data instanceof Blob ? await part.data.arrayBuffer() : part.data });
+  const stored = entry.kind === 'scene'
+    ? { ...entry, image: await bytes(entry.image), feetShot: await bytes(entry.feetShot) }
+    : { ...entry, image: await bytes(entry.image) };
+  const item = await box.add(stored);
+  return new Promise((resolve) => {
+    /** @param {UploadOutcome} outcome */
+    const finish = (outcome) => { stop(); resolve(outcome); };
+    const stop = onSceneUploadEvent((event) => {
+      if (event.item.id !== item.id) return;
+      if (event.type === 'progress') progress.step(event.fraction ?? 0);
+      if (event.type === 'sent') finish({ outcome: 'sent', answer: event.answer, item: event.item });
+      if (event.type === 'waiting') finish({ outcome: 'kept', item: event.item });
+      if (event.type === 'failed') finish({ outcome: 'refused', reason: event.item.error ? describeSceneError(event.item.error) : '', item: event.item });
+    });
+    // Null: a drain sent it (its event answered above) or is sending it (its event will).
+    void box.retry(item.id).catch(() => finish({ outcome: 'kept', item }));
+  });
+}
