@@ -462,7 +462,9 @@ def test_database_from_before_the_vault_is_upgraded_and_keeps_its_routes(phone_f
       db.close();
       return result;
     }""")
-    assert state == {"version": 4, "stores": ["keeper", "routeDeletes", "routeFixes", "routes", "sceneOutbox", "uploads", "vault", "vaultRecords"], "routes": ["old-route"]}
+    # Version 3 added the vault's stores; later versions add stores of their own (4: sceneOutbox).
+    assert state["version"] >= 4 and state["routes"] == ["old-route"], state
+    assert {"keeper", "routeDeletes", "routeFixes", "routes", "uploads", "vault", "vaultRecords"} <= set(state["stores"]), state
     page.get_by_role("button", name=m["vault.user.upload"]).click()
     expect(page.locator(".vault-count")).to_have_text("0")
     assert [item["record"]["timestamp"] for item in vault.items()] == ["2025-11-24T16:00:00Z", "2025-11-24T16:00:10Z", "2025-11-24T16:00:20Z"]
