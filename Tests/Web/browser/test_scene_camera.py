@@ -291,6 +291,7 @@ def test_capture_a_scene_and_retake_it(scene_phone, api, tmp_path, language, loc
 
     page.route("**/api/v1/scenes", lose_the_first)
     page.locator(".scene-upload").click()
+    expect(page.locator(".scene-kept")).to_be_visible()
     expect(page.locator(".scene-kept")).to_contain_text(m["sceneCamera.upload.kept"])
     expect(page.locator(".scene-upload-problem")).to_be_hidden()
     expect(page.locator(".scene-upload")).to_have_text(m["sceneCamera.upload.sendNow"])
@@ -492,6 +493,7 @@ def test_scenes_made_offline_wait_on_the_phone_and_arrive_once(scene_phone, api,
     phone.context.set_offline(True)
     page.locator(".scene-upload").click()
     kept = page.locator(".scene-kept")
+    expect(kept).to_be_visible()
     expect(kept).to_contain_text(m["sceneCamera.upload.kept"])
     expect(kept.get_by_role("link", name=m["sceneOutbox.waitingLink"])).to_have_attribute("href", "/me/scenes")
     expect(page.locator(".scene-upload")).to_have_text(m["sceneCamera.upload.sendNow"])
@@ -532,7 +534,9 @@ def test_scenes_made_offline_wait_on_the_phone_and_arrive_once(scene_phone, api,
     expect(page.locator(".scene-step-compare .scene-step-title")).to_have_text(m["sceneCamera.step.compare"])
     phone.context.set_offline(True)
     page.get_by_role("button", name=m["sceneCamera.retake.upload"]).click()
+    expect(page.locator(".scene-kept")).to_be_visible()
     expect(page.locator(".scene-kept")).to_contain_text(m["sceneCamera.retake.kept"])
+    expect(page.locator(".scene-upload")).to_have_text(m["sceneCamera.upload.sendNow"])
     phone.shot(f"{language}-23-retake-kept-offline")
     # Closed offline; opened again once online, on the home page: the app sends it at start.
     phone.page.close()

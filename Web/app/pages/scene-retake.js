@@ -326,6 +326,7 @@ export async function render(root, context) {
       shown.hide();
       if (outcome.outcome === 'kept') {
         kept.hidden = false;
+        kept.scrollIntoView({ block: 'center' });
         uploadButton.textContent = t('sceneCamera.upload.sendNow');
       } else {
         refused(outcome.reason);
