@@ -568,3 +568,56 @@ def test_scenes_made_offline_wait_on_the_phone_and_arrive_once(scene_phone, api,
     refused.get_by_role("button", name=text_of(m, "sceneOutbox.discardLabel", title=retake_title)).click()
     expect(page.locator(".scene-outbox")).to_be_hidden()
     expect(page.locator("#status")).to_have_text(text_of(m, "sceneOutbox.status.discarded", title=retake_title))
+
+    # Opened offline from the start, the camera does not ask for a sign-in the server cannot
+    # confirm: the scene is made and waits (the server judges the account when it arrives).
+    phone.context.set_offline(True)
+    page.goto("/scenes/new")
+    expect(page.locator(".scene-step-title")).to_have_text(m["sceneCamera.step.camera"])
+    expect(page.get_by_text(m["sceneCamera.signInFirst"])).to_have_count(0)
+    phone.context.set_offline(False)
+
+
+# Version 3 of the app's database (before the scene outbox), with a photo waiting and a vault record.
+DATABASE_3 = """async () => {
+  const request = indexedDB.open('waymark', 3);
+  request.onupgradeneeded = () => {
+    const db = request.result;
+    for (const name of ['uploads', 'routes', 'routeDeletes', 'keeper', 'vault']) db.createObjectStore(name, { keyPath: 'id' });
+    db.createObjectStore('vaultRecords', { keyPath: 'id', autoIncrement: true });
+    db.createObjectStore('routeFixes', { autoIncrement: true }).createIndex('routeId', 'routeId', { unique: false });
+  };
+  const db = await new Promise((resolve, reject) => { request.onsuccess = () => resolve(request.result); request.onerror = () => reject(request.error); });
+  const tx = db.transaction(['uploads', 'vaultRecords', 'keeper'], 'readwrite');
+  tx.objectStore('uploads').put({ id: 'old-upload', key: 'old-key', createdAt: 1, attempts: 1, state: 'failed', fields: { title: 'Old' },
+    name: 'old.jpg', type: 'image/jpeg', data: new Uint8Array([1, 2, 3]).buffer, error: { status: 415, code: 'not_an_image', reason: '' }, photo: null });
+  tx.objectStore('vaultRecords').add({ timestamp: '2026-01-01T00:00:00Z', latitude: 1, longitude: 2 });
+  tx.objectStore('keeper').put({ id: 'settings', value: 'kept' });
+  await new Promise((resolve) => { tx.oncomplete = resolve; });
+  db.close();
+  return db.version;
+}"""
+
+
+def test_the_database_of_version_3_gets_the_scene_outbox_and_keeps_its_data(phone_for):
+    m = messages("en")
+    phone = phone_for("en-US")
+    page = phone.page
+    page.goto("/healthz")
+    assert page.evaluate(DATABASE_3) == 3
+    page.goto("/me/scenes")
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["scenes.mine.heading"])
+    state = page.evaluate("""async () => {
+      const store = await import('/app/store.js');
+      const uploads = await store.records('uploads').all();
+      const settings = await store.records('keeper').get('settings');
+      const vault = await store.numberedRecords('vaultRecords').count();
+      const waiting = await store.records('sceneOutbox').all();
+      const db = await new Promise((resolve) => { const r = indexedDB.open('waymark'); r.onsuccess = () => resolve(r.result); });
+      const result = { version: db.version, stores: [...db.objectStoreNames].sort(), uploads: uploads.map((u) => u.id), settings: settings.value, vault, waiting: waiting.length };
+      db.close();
+      return result;
+    }""")
+    assert state == {"version": 4, "stores": ["keeper", "routeDeletes", "routeFixes", "routes", "sceneOutbox", "uploads", "vault", "vaultRecords"],
+                     "uploads": ["old-upload"], "settings": "kept", "vault": 1, "waiting": 0}
+    expect(page.locator(".scene-outbox")).to_be_hidden()
