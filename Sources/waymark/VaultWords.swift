@@ -14,11 +14,12 @@ struct VaultWords {
     }
 
     // MARK: The seed's texts (Login screen 4b, 4c; Module list 5)
+    // Module list 5 prints "öffnen deinen" once and "öffne deinen" for the link; the page and this say "öffne", the grammatical one.
 
     var cannotReachVault: String { german ? "Fehler: Datentresor nicht erreichbar" : "Error: can't access data vault" }
     var invalidCredentials: String { german ? "Fehler: ungültiger Benutzername und/oder Passwort" : "Error: invalid username and/or password" }
     var noModules: String { german ? "keine Module verfügbar" : "no modules available" }
-    var openYourVault: String { german ? "öffnen deinen Datentresor und erschließe Datenquellen" : "open your data vault and connect to data sources" }
+    var openYourVault: String { german ? "öffne deinen Datentresor und erschließe Datenquellen" : "open your data vault and connect to data sources" }
 
     // MARK: The rest (English)
 

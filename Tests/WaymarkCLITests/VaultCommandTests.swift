@@ -131,7 +131,7 @@ struct VaultCommandTests {
         #expect(empty.status == 0, "\(empty.both)")
         #expect(empty.stdout == "no modules available\nopen your data vault and connect to data sources: \(vault.url.absoluteString)\n", "\(empty.both)")
         let leer = try home.run(["vault", "modules"], ["LANG": "de_DE.UTF-8"])
-        #expect(leer.stdout == "keine Module verfügbar\nöffnen deinen Datentresor und erschließe Datenquellen: \(vault.url.absoluteString)\n", "\(leer.both)")
+        #expect(leer.stdout == "keine Module verfügbar\nöffne deinen Datentresor und erschließe Datenquellen: \(vault.url.absoluteString)\n", "\(leer.both)")
         let status = try home.run(["vault", "status"])
         #expect(status.stdout.contains("Very long User Name with many words (user_b@ownyourdata.eu)"), "\(status.both)")
     }

@@ -80,7 +80,6 @@ server.serve_forever()
         Answer(200, #"{"processed": 3, "responses": "all of them"}"#),
         Answer(200, #"{"processed": 3, "responses": [1, 2, 3]}"#),
         Answer(200, #"{"processed": 3, "responses": [{}, {}, {}]}"#),
-        Answer(200, #"{"processed": 3, "responses": [{"id": 1}, {"error": "no"}, {"id": 3}]}"#),
         Answer(400, #"{"processed": 3, "responses": [{"id": 1, "status": 200}, {"error": "no"}]}"#),
         Answer(400, #"{"processed": 3, "responses": [{"id": 1, "status": 200}, {"error": "no"}, {"id": 3}, {"id": 4}]}"#),
         Answer(400, #"{"error": "the whole body was refused"}"#),
@@ -115,6 +114,14 @@ server.serve_forever()
         #expect(report.written == 2)
         #expect(report.refused == ["duplicate": 1])
         #expect(try cache.pending(limit: 10).map(\.record.timestamp) == [sampleRecords(3)[0].timestamp])
+    }
+
+    @Test func a200ThatRefusesSomeItemsIsReadItemByItemSoNothingIsWrittenTwice() async throws {
+        let (report, cache, _) = try await Self.push(itemsAnswers: [Answer(200, #"{"processed": 3, "responses": [{"id": 1}, {"error": "no"}, {"id": 3}]}"#)])
+        defer { removeCacheFolder(cache) }
+        #expect(report.failure == nil)
+        #expect(report.written == 2 && report.refused == ["no": 1] && report.kept == 1)
+        #expect(try cache.pending(limit: 10).map(\.record.timestamp) == [sampleRecords(3)[1].timestamp])
     }
 
     @Test func a401OnAWriteRenewsTheTokenAndRetriesTheBatch() async throws {

@@ -146,9 +146,8 @@ public struct VaultClient: Sendable {
             guard let entry = element as? [String: Any] else { throw Self.bad(status, "a response is not an object") }
             return try Self.result(entry, status: status, single: false)
         }
-        if status == 200, results.contains(where: { if case .refused = $0 { true } else { false } }) {
-            throw Self.bad(status, "a 200 answer refuses an item")
-        }
+        // A 200 that still refuses some items is read item by item, like a 400: failing the whole
+        // answer would keep the written items too, and the next push would write them twice.
         return results
     }
 
