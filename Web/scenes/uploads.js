@@ -171,7 +171,7 @@ export function uploadProgress(bar, words) {
 
 /**
  * @typedef {{outcome: 'sent', answer: any, item: QueuedScene} | {outcome: 'kept', item: QueuedScene}
- *   | {outcome: 'refused', reason: string, item: QueuedScene}} UploadOutcome
+ *   | {outcome: 'refused', reason: string, item: QueuedScene} | {outcome: 'discarded', item: QueuedScene}} UploadOutcome
  */
 
 /**
@@ -179,7 +179,8 @@ export function uploadProgress(bar, words) {
  * the page from here on loses nothing —, then sent at once with its progress on `progress`.
  * Resolves when the server has it ('sent', with its answer), when there is no network ('kept':
  * it waits on the phone and goes when the network returns) or when the server refused it
- * ('refused', with the words why; it stays kept for Try again or Discard).
+ * ('refused', with the words why; it stays kept for Try again or Discard), or when it was
+ * discarded meanwhile (on My scenes, in another tab: 'discarded').
  * @param {NewScene | NewRephotograph} entry with the page's Idempotency-Key
  * @param {ReturnType<typeof uploadProgress>} progress
  * @returns {Promise<UploadOutcome>}
@@ -194,16 +195,21 @@ export async function uploadNow(entry, progress) {
     : { ...entry, image: await bytes(entry.image) };
   const item = await box.add(stored);
   return new Promise((resolve) => {
+    let done = false;
     /** @param {UploadOutcome} outcome */
-    const finish = (outcome) => { stop(); resolve(outcome); };
+    const finish = (outcome) => { if (done) return; done = true; stop(); resolve(outcome); };
     const stop = onSceneUploadEvent((event) => {
       if (event.item.id !== item.id) return;
       if (event.type === 'progress') progress.step(event.fraction ?? 0);
       if (event.type === 'sent') finish({ outcome: 'sent', answer: event.answer, item: event.item });
       if (event.type === 'waiting') finish({ outcome: 'kept', item: event.item });
       if (event.type === 'failed') finish({ outcome: 'refused', reason: event.item.error ? describeSceneError(event.item.error) : '', item: event.item });
+      if (event.type === 'discarded') finish({ outcome: 'discarded', item: event.item });
     });
-    // Null: a drain sent it (its event answered above) or is sending it (its event will).
-    void box.retry(item.id).catch(() => finish({ outcome: 'kept', item }));
+    // Null: a drain is sending it (its event will answer), or it is gone already — sent (its
+    // event answered) or discarded.
+    void box.retry(item.id).then(async (result) => {
+      if (result === null && !done && !(await box.list()).some((other) => other.id === item.id)) finish({ outcome: 'discarded', item });
+    }).catch(() => finish({ outcome: 'kept', item }));
   });
 }

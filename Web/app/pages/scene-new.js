@@ -388,8 +388,10 @@ export async function render(root, context) {
         kept.hidden = false;
         kept.scrollIntoView({ block: 'center' });
         uploadButton.textContent = t('sceneCamera.upload.sendNow');
-      } else {
+      } else if (outcome.outcome === 'refused') {
         refused(outcome.reason);
+      } else {
+        uploadButton.textContent = t('sceneCamera.upload');
       }
     } catch (failure) {
       shown.hide();
@@ -408,6 +410,8 @@ export async function render(root, context) {
     if (uploading || !alive || event.item.key !== uploadKey) return;
     if (event.type === 'sent') toScene(event.item.result ?? '');
     if (event.type === 'failed' && event.item.error) refused(describeSceneError(event.item.error));
+    // Discarded elsewhere (My scenes in another tab): nothing waits any more; it can be uploaded anew.
+    if (event.type === 'discarded') { kept.hidden = true; uploadProblem.hidden = true; uploadButton.textContent = t('sceneCamera.upload'); }
   });
 
   const timer = setInterval(tick, TICK_MS);
