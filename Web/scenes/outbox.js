@@ -5,7 +5,8 @@
 // keeps one Idempotency-Key for every attempt (the camera page's own, when it tried first), so a
 // resend after a lost answer never stores it twice. No network (or a server down for a moment)
 // waits for the next drain; a refusal waits for the person (Try again or Discard); a
-// rephotograph whose scene was deleted meanwhile is such a refusal, and says so. The send loop
+// rephotograph whose scene was deleted meanwhile is such a refusal, and says so; so is one made
+// while another account was signed in on this phone (it is not sent as someone else's). The send loop
 // is the one every outbox shares (Web/app/outbox.js). Storage and sending are injected: the app
 // uses IndexedDB and XMLHttpRequest (Web/scenes/uploads.js), the unit tests plain objects.
 // Nothing here touches the DOM.
@@ -17,10 +18,12 @@ import { isTransient, failureOf, createDrain } from '../app/outbox.js';
  * @typedef {import('../app/outbox.js').OutboxFailure} SceneOutboxError
  * @typedef {{data: ArrayBuffer | Blob, name: string, type: string}} ScenePart a JPEG to send
  * @typedef {{field: 'image' | 'feetShot', data: ArrayBuffer | Blob, name: string, type: string}} QueuedPart
- * @typedef {{kind: 'scene', key?: string, metadata: Record<string, unknown>, image: ScenePart, feetShot: ScenePart}} NewScene
- * @typedef {{kind: 'rephotograph', key?: string, sceneId: string, sceneName?: string,
+ * @typedef {{kind: 'scene', key?: string, owner?: string | null, metadata: Record<string, unknown>,
+ *   image: ScenePart, feetShot: ScenePart}} NewScene
+ * @typedef {{kind: 'rephotograph', key?: string, owner?: string | null, sceneId: string, sceneName?: string,
  *   metadata: Record<string, unknown>, image: ScenePart}} NewRephotograph
- * @typedef {{id: string, key: string, kind: SceneOutboxKind, sceneId: string | null, name: string,
+ *   `owner` is the id of the account signed in when it was made (null when the page did not know)
+ * @typedef {{id: string, key: string, kind: SceneOutboxKind, owner: string | null, sceneId: string | null, name: string,
  *   capturedAt: string | null, createdAt: number, attempts: number, state: SceneOutboxState,
  *   metadata: string, parts: QueuedPart[], error: SceneOutboxError | null, result: string | null}} QueuedScene
  *   `name` is the scene's (a new one's own, or the retaken one's; '' when it has none);
@@ -36,6 +39,8 @@ import { isTransient, failureOf, createDrain } from '../app/outbox.js';
 
 /** The error code of a rephotograph whose scene is gone (the server answered 404). */
 export const SCENE_GONE = 'scene_gone';
+/** The error code of an item made while another account was signed in than the one now. */
+export const OTHER_ACCOUNT = 'other_account';
 
 /**
  * Where an item goes: POST /api/v1/scenes, or the retaken scene's photos.
@@ -61,10 +66,12 @@ function partsOf(entry) {
 }
 
 /**
- * @param {{storage: SceneOutboxStorage, send: SceneSender, newId?: () => string, now?: () => number,
- *   onEvent?: (event: SceneOutboxEvent) => void}} options
+ * `account` says who is signed in now (null when it is not known: offline, or signed out — the
+ * server then judges); an item whose `owner` is another account is refused without being sent.
+ * @param {{storage: SceneOutboxStorage, send: SceneSender, account?: () => Promise<string | null>,
+ *   newId?: () => string, now?: () => number, onEvent?: (event: SceneOutboxEvent) => void}} options
  */
-export function createSceneOutbox({ storage, send, newId = () => crypto.randomUUID(), now = Date.now, onEvent = () => {} }) {
+export function createSceneOutbox({ storage, send, account = async () => null, newId = () => crypto.randomUUID(), now = Date.now, onEvent = () => {} }) {
   /** The ids this outbox is sending now (a page's attempt and a drain never send one twice at once). */
   const inFlight = new Set();
 
@@ -93,7 +100,7 @@ export function createSceneOutbox({ storage, send, newId = () => crypto.randomUU
       : (entry.sceneName ?? '').trim();
     /** @type {QueuedScene} */
     const item = {
-      id: before?.id ?? newId(), key, kind: entry.kind, sceneId: entry.kind === 'rephotograph' ? entry.sceneId : null, name, capturedAt,
+      id: before?.id ?? newId(), key, kind: entry.kind, owner: entry.owner ?? before?.owner ?? null, sceneId: entry.kind === 'rephotograph' ? entry.sceneId : null, name, capturedAt,
       createdAt: before?.createdAt ?? now(), attempts: before?.attempts ?? 0, state: 'waiting',
       metadata: JSON.stringify(entry.metadata), parts, error: null, result: null,
     };
@@ -117,6 +124,10 @@ export function createSceneOutbox({ storage, send, newId = () => crypto.randomUU
       await storage.put(item);
       onEvent({ type: 'sending', item });
       try {
+        const signedIn = item.owner ? await account() : null;
+        if (signedIn && signedIn !== item.owner) {
+          throw Object.assign(new Error('made while another account was signed in on this phone'), { status: 403, code: OTHER_ACCOUNT });
+        }
         const answer = await send(item, (fraction) => onEvent({ type: 'progress', item, fraction }));
         await storage.delete(item.id);
         item.result = answer && typeof answer.id === 'string' ? answer.id : null;

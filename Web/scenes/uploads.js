@@ -12,7 +12,8 @@ import { records } from '../app/store.js';
 import { t } from '../app/i18n.js';
 import { announce } from '../app/status.js';
 import { describeError } from '../app/errors.js';
-import { createSceneOutbox, memorySceneStorage, destinationOf, SCENE_GONE } from './outbox.js';
+import { currentUser } from '../app/session.js';
+import { createSceneOutbox, memorySceneStorage, destinationOf, SCENE_GONE, OTHER_ACCOUNT } from './outbox.js';
 
 /** @typedef {import('./outbox.js').QueuedScene} QueuedScene */
 /** @typedef {import('./outbox.js').SceneOutboxEvent} SceneOutboxEvent */
@@ -75,6 +76,7 @@ export function sendQueuedScene(item, progress) {
  */
 export function describeSceneError(error) {
   if (error.code === SCENE_GONE) return t('sceneOutbox.sceneGone');
+  if (error.code === OTHER_ACCOUNT) return t('sceneOutbox.otherAccount');
   const own = /** @type {Record<string, string>} */ ({
     not_an_image: 'upload.error.notAnImage', broken_image: 'upload.error.broken',
     payload_too_large: 'upload.error.tooLarge', too_many_pixels: 'upload.error.tooLarge',
@@ -89,6 +91,11 @@ export function describeSceneError(error) {
 export function queuedTitle(item) {
   if (item.kind === 'scene') return item.name ? t('sceneOutbox.scene', { name: item.name }) : t('sceneOutbox.sceneUnnamed');
   return item.name ? t('sceneOutbox.rephotograph', { name: item.name }) : t('sceneOutbox.rephotographUnnamed');
+}
+
+/** Who is signed in now, when the server can say so (offline: not known). */
+async function signedIn() {
+  return navigator.onLine ? (await currentUser())?.id ?? null : null;
 }
 
 /** @type {Set<(event: SceneOutboxEvent) => void>} */
@@ -114,7 +121,7 @@ export function sceneUploads() {
     } catch {
       storage = memorySceneStorage();
     }
-    const made = createSceneOutbox({ storage, send: sendQueuedScene, onEvent: tell });
+    const made = createSceneOutbox({ storage, send: sendQueuedScene, account: signedIn, onEvent: tell });
     outbox = made;
     window.addEventListener('online', () => void made.drain().catch((error) => console.warn('Waymark: the scene outbox failed:', error)));
     void made.recover().then(() => made.drain()).catch((error) => console.warn('Waymark: the scene outbox is not available:', error));

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './helpers.mjs';
-import { createSceneOutbox, memorySceneStorage, destinationOf, SCENE_GONE } from '../../../Web/scenes/outbox.js';
+import { createSceneOutbox, memorySceneStorage, destinationOf, SCENE_GONE, OTHER_ACCOUNT } from '../../../Web/scenes/outbox.js';
 
 class Refusal extends Error {
   constructor(status, code) { super(code); this.status = status; this.code = code; this.reason = `refused: ${code}`; }
@@ -191,4 +191,27 @@ test('what cannot be sent is not kept: no photo, no feet shot, no scene id', asy
   await assert.rejects(outbox.add({ ...retake('', 'x') }), /id of its scene/);
   await assert.rejects(outbox.add({ ...scene('x'), metadata: null }), /metadata/);
   assert.deepEqual(await outbox.list(), []);
+});
+
+test('an item made while another account was signed in is not sent as the one signed in now; as its own account it goes', async () => {
+  const sent = [];
+  let who = 'bert';
+  const outbox = createSceneOutbox({
+    storage: memorySceneStorage(),
+    account: async () => who,
+    send: async (item) => { sent.push(item.key); return { id: 'scene-1' }; },
+  });
+  const item = await outbox.add({ ...scene('Anna\'s well'), owner: 'anna' });
+  assert.equal(item.owner, 'anna');
+  assert.deepEqual(await outbox.drain(), { sent: 0, waiting: 0, failed: 1 });
+  const [kept] = await outbox.list();
+  assert.equal(kept.state, 'failed');
+  assert.equal(kept.error.code, OTHER_ACCOUNT);
+  assert.deepEqual(sent, [], 'nothing went to the server');
+  who = null; // offline or signed out: not known here, the server judges
+  assert.equal(await outbox.retry(item.id), 'sent');
+  who = 'anna';
+  const own = await outbox.add({ ...scene('Again'), owner: 'anna' });
+  assert.equal(await outbox.retry(own.id), 'sent');
+  assert.equal(sent.length, 2);
 });

@@ -377,6 +377,7 @@ export async function render(root, context) {
       const outcome = await uploadNow({
         kind: 'scene',
         key: uploadKey,
+        owner: user?.id ?? null,
         metadata: metadataOf(reference.moment, { name: nameInput.value, place: moved ? place : null }),
         image: { data: await stamped(reference.blob, reference.moment, moved ? place : null), name: 'reference.jpg', type: 'image/jpeg' },
         feetShot: { data: await stamped(feet.blob, feet.moment, place), name: 'feet.jpg', type: 'image/jpeg' },

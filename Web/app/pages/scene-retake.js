@@ -316,6 +316,7 @@ export async function render(root, context) {
       const outcome = await uploadNow({
         kind: 'rephotograph',
         key: uploadKey,
+        owner: user?.id ?? null,
         sceneId: id,
         sceneName: typeof scene.name === 'string' ? scene.name : '',
         metadata: metadataOf(shot.moment),
