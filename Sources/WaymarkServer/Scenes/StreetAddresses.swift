@@ -11,9 +11,11 @@ import WaymarkAPI
 /// Off unless configured: each lookup tells that server a scene's coordinates — never who is
 /// asking, and only for a scene's own page, not for lists. Nominatim's usage policy (at most one
 /// request a second, a User-Agent that names the application, results cached) is kept here:
-/// lookups are spaced ``spacing`` apart, and a page whose turn would come later than
-/// ``longestWait`` goes without the street this time. Answers are kept for a day, failures for a
-/// minute, so a geocoder that is down is not asked again on every page view.
+/// requests go one at a time, each ``spacing`` after the previous one *ended* (so that however
+/// late the previous one reached the geocoder, the two arrive at least that far apart), and a
+/// page whose turn would come later than ``longestWait`` — or whose turn a slow request before
+/// it has pushed back further than that — goes without the street this time. Answers are kept
+/// for a day, failures for a minute, so a geocoder that is down is not asked on every page view.
 ///
 /// Every answer is outside input: read up to ``maxAnswerBytes`` and checked for shape. An error
 /// status, an answer off the contract or none within ``timeout`` means "no street address" —
@@ -27,6 +29,8 @@ actor StreetAddresses {
         case nothingThere
         /// No usable answer: why, for the log.
         case failed(String)
+        /// Not asked: the requests before it took too long (not kept; the next view asks again).
+        case noTurn
 
         var address: StreetAddressDTO? {
             if case let .found(address) = self { address } else { nil }
@@ -39,6 +43,8 @@ actor StreetAddresses {
     private var cache: [Key: (outcome: Outcome, until: ContinuousClock.Instant)] = [:]
     private var inFlight: [Key: Task<Outcome, Never>] = [:]
     private var nextTurn = ContinuousClock.now
+    /// Ends ``spacing`` after the latest request given a turn has ended: the next one waits for it.
+    private var queueTail: Task<Void, Never>?
 
     /// The time between two requests to the geocoder (Nominatim's policy: one a second at most).
     static let spacing: Duration = .seconds(1)
@@ -74,16 +80,27 @@ actor StreetAddresses {
         guard turn - now <= Self.longestWait else { return nil }
         nextTurn = turn + Self.spacing
         let url = requestURL(key)
-        let http = self.http
+        let http = self.http, previous = queueTail, latest = now + Self.longestWait
         let task = Task<Outcome, Never> {
+            await previous?.value
             try? await Task.sleep(until: turn, clock: .continuous)
+            guard ContinuousClock.now <= latest + Self.spacing else { return .noTurn }
             return await Self.fetch(url, http: http)
+        }
+        queueTail = Task {
+            _ = await task.value
+            try? await Task.sleep(for: Self.spacing)
         }
         inFlight[key] = task
         let outcome = await task.value
         inFlight[key] = nil
-        if case let .failed(reason) = outcome {
+        switch outcome {
+        case .noTurn:
+            return nil
+        case let .failed(reason):
             logger.warning("street address lookup failed", metadata: ["geocoder": "\(geocoder.origin)", "reason": "\(reason)"])
+        case .found, .nothingThere:
+            break
         }
         keep(outcome, for: key)
         return outcome.address
