@@ -43,7 +43,7 @@ actor StreetAddresses {
     private var cache: [Key: (outcome: Outcome, until: ContinuousClock.Instant)] = [:]
     private var inFlight: [Key: Task<Outcome, Never>] = [:]
     private var nextTurn = ContinuousClock.now
-    /// Ends ``spacing`` after the latest request given a turn has ended: the next one waits for it.
+    /// Ends when the latest request given a turn has ended (``spacing`` later if it was sent): the next one waits for it.
     private var queueTail: Task<Void, Never>?
 
     /// The time between two requests to the geocoder (Nominatim's policy: one a second at most).
@@ -88,8 +88,8 @@ actor StreetAddresses {
             return await Self.fetch(url, http: http)
         }
         queueTail = Task {
-            _ = await task.value
-            try? await Task.sleep(for: Self.spacing)
+            // Only a request that was sent holds the next one back.
+            if await task.value != .noTurn { try? await Task.sleep(for: Self.spacing) }
         }
         inFlight[key] = task
         let outcome = await task.value
