@@ -220,3 +220,84 @@ export async function uploadNow(entry, progress) {
     }).catch(() => finish({ outcome: 'kept', item }));
   });
 }
+
+/**
+ * The upload part of a scene camera page (the new-scene overview, the retake comparison): one
+ * upload at a time through `uploadNow` with the page's Idempotency-Key (made at the first
+ * attempt, kept for every retry), its progress, the "kept on this phone" note, the refusal's
+ * words, and the page following a kept upload that goes while it is open. `upload(entryFor)`
+ * builds the entry for the key and sends it; `forget()` discards what the page kept and not sent
+ * (a new photo is a new upload, with a key of its own); `stop()` ends the watching.
+ * @param {{button: HTMLButtonElement, also: HTMLButtonElement[], kept: HTMLElement, problem: HTMLElement,
+ *   bar: HTMLProgressElement, words: HTMLElement, label: string, isAlive: () => boolean,
+ *   onSent: (item: QueuedScene) => void}} parts `label` is the button's word before an attempt;
+ *   `also` the buttons that wait while an upload runs
+ */
+export function sceneUploadBlock({ button, also, kept, problem, bar, words, label, isAlive, onSent }) {
+  const shown = uploadProgress(bar, words);
+  /** @type {string | null} */
+  let key = null;
+  let uploading = false;
+
+  /** @param {boolean} busy */
+  const setBusy = (busy) => { for (const each of [button, ...also]) each.disabled = busy; };
+  /** @param {string} reason */
+  function refused(reason) {
+    kept.hidden = true;
+    problem.textContent = t('sceneCamera.upload.refused', { reason });
+    problem.hidden = false;
+    button.textContent = t('sceneCamera.upload.retry');
+  }
+
+  /** @param {(key: string) => Promise<NewScene | NewRephotograph>} entryFor */
+  async function upload(entryFor) {
+    if (uploading) return;
+    uploading = true;
+    setBusy(true);
+    problem.hidden = true;
+    kept.hidden = true;
+    shown.start();
+    key ??= newIdempotencyKey();
+    try {
+      const outcome = await uploadNow(await entryFor(key), shown);
+      if (!isAlive()) return;
+      if (outcome.outcome === 'sent') { onSent(outcome.item); return; }
+      shown.hide();
+      if (outcome.outcome === 'kept') {
+        kept.hidden = false;
+        kept.scrollIntoView({ block: 'center' });
+        button.textContent = t('sceneCamera.upload.sendNow');
+      } else if (outcome.outcome === 'refused') {
+        refused(outcome.reason);
+      } else {
+        button.textContent = label;
+      }
+    } catch (failure) {
+      shown.hide();
+      problem.textContent = t('sceneCamera.upload.failed', { reason: String(failure instanceof Error ? failure.message : failure) });
+      problem.hidden = false;
+      button.textContent = t('sceneCamera.upload.retry');
+    } finally {
+      uploading = false;
+      setBusy(false);
+    }
+  }
+
+  // What the page kept goes when the network returns while the page is still open: the page follows.
+  const stop = onSceneUploadEvent((event) => {
+    if (uploading || !isAlive() || key === null || event.item.key !== key) return;
+    if (event.type === 'sent') onSent(event.item);
+    if (event.type === 'failed' && event.item.error) refused(describeSceneError(event.item.error));
+    // Discarded elsewhere (My scenes in another tab): nothing waits any more; it can be uploaded anew.
+    if (event.type === 'discarded') { kept.hidden = true; problem.hidden = true; button.textContent = label; }
+  });
+
+  async function forget() {
+    if (key) await discardKept(key);
+    key = null;
+    kept.hidden = true;
+    button.textContent = label;
+  }
+
+  return { upload, forget, stop, isUploading: () => uploading };
+}

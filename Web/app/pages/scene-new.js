@@ -20,7 +20,7 @@ import {
   liveCamera, watchSensors, metadataOf, stamped,
   needsOrientationPermission, requestOrientationPermission, svgElement,
 } from '../../scenes/capture.js';
-import { uploadNow, uploadProgress, newIdempotencyKey, onSceneUploadEvent, describeSceneError } from '../../scenes/uploads.js';
+import { sceneUploadBlock } from '../../scenes/uploads.js';
 import { loadLeaflet, tileSource, tileLayer } from '../../photos/leaflet.js';
 import { geodesicDistance } from '../geodesy.js';
 
@@ -70,10 +70,7 @@ export async function render(root, context) {
   let feet = null;
   /** @type {{latitude: number, longitude: number} | null} where the pin is, once the map showed it */
   let pin = null;
-  /** @type {string | null} the Idempotency-Key of this scene, kept across retries */
-  let uploadKey = null;
   let taking = false;
-  let uploading = false;
 
   // ---- The elements ----
   const stepTitle = el('h2', { class: 'scene-step-title', tabindex: '-1' });
@@ -220,7 +217,7 @@ export async function render(root, context) {
   }
 
   back.addEventListener('click', () => {
-    if (uploading) return;
+    if (sceneUpload.isUploading()) return;
     const index = STEPS.indexOf(step);
     if (index === 0) { context.navigate('/scenes'); return; }
     // From the feet shot's camera back to the reference's review; from the map to the feet shot's.
@@ -350,69 +347,26 @@ export async function render(root, context) {
     overviewHeading.textContent = heading === null ? '—' : `${new Intl.NumberFormat(language(), { maximumFractionDigits: 0 }).format(heading)}°`;
   }
 
-  const shown = uploadProgress(progress, progressText);
   /** @param {string} id the stored scene's */
   const toScene = (id) => context.navigate(id ? `/scenes/${encodeURIComponent(id)}` : '/me/scenes');
-  /** @param {string} reason */
-  function refused(reason) {
-    kept.hidden = true;
-    uploadProblem.textContent = t('sceneCamera.upload.refused', { reason });
-    uploadProblem.hidden = false;
-    uploadButton.textContent = t('sceneCamera.upload.retry');
-  }
-
-  overviewStep.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    if (uploading || !reference || !feet || !pin) return;
-    uploading = true;
-    uploadButton.disabled = true;
-    back.disabled = true;
-    uploadProblem.hidden = true;
-    kept.hidden = true;
-    shown.start();
-    uploadKey ??= newIdempotencyKey();
-    try {
-      const place = pin;
-      const moved = reference.moment.fix ? geodesicDistance(reference.moment.fix, place) >= 0.5 : true;
-      const outcome = await uploadNow({
-        kind: 'scene',
-        key: uploadKey,
-        owner: user?.id ?? null,
-        metadata: metadataOf(reference.moment, { name: nameInput.value, place: moved ? place : null }),
-        image: { data: await stamped(reference.blob, reference.moment, moved ? place : null), name: 'reference.jpg', type: 'image/jpeg' },
-        feetShot: { data: await stamped(feet.blob, feet.moment, place), name: 'feet.jpg', type: 'image/jpeg' },
-      }, shown);
-      if (!alive) return;
-      if (outcome.outcome === 'sent') { toScene(outcome.item.result ?? ''); return; }
-      shown.hide();
-      if (outcome.outcome === 'kept') {
-        kept.hidden = false;
-        kept.scrollIntoView({ block: 'center' });
-        uploadButton.textContent = t('sceneCamera.upload.sendNow');
-      } else if (outcome.outcome === 'refused') {
-        refused(outcome.reason);
-      } else {
-        uploadButton.textContent = t('sceneCamera.upload');
-      }
-    } catch (failure) {
-      shown.hide();
-      uploadProblem.textContent = t('sceneCamera.upload.failed', { reason: String(failure instanceof Error ? failure.message : failure) });
-      uploadProblem.hidden = false;
-      uploadButton.textContent = t('sceneCamera.upload.retry');
-    } finally {
-      uploading = false;
-      uploadButton.disabled = false;
-      back.disabled = false;
-    }
+  const sceneUpload = sceneUploadBlock({
+    button: uploadButton, also: [back], kept, problem: uploadProblem, bar: progress, words: progressText,
+    label: t('sceneCamera.upload'), isAlive: () => alive, onSent: (item) => toScene(item.result ?? ''),
   });
 
-  // A scene this page kept goes when the network returns while the page is still open: its page follows.
-  const stopWatching = onSceneUploadEvent((event) => {
-    if (uploading || !alive || event.item.key !== uploadKey) return;
-    if (event.type === 'sent') toScene(event.item.result ?? '');
-    if (event.type === 'failed' && event.item.error) refused(describeSceneError(event.item.error));
-    // Discarded elsewhere (My scenes in another tab): nothing waits any more; it can be uploaded anew.
-    if (event.type === 'discarded') { kept.hidden = true; uploadProblem.hidden = true; uploadButton.textContent = t('sceneCamera.upload'); }
+  overviewStep.addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!reference || !feet || !pin) return;
+    const [shot, feetShot, place] = [reference, feet, pin];
+    const moved = shot.moment.fix ? geodesicDistance(shot.moment.fix, place) >= 0.5 : true;
+    void sceneUpload.upload(async (key) => ({
+      kind: 'scene',
+      key,
+      owner: user?.id ?? null,
+      metadata: metadataOf(shot.moment, { name: nameInput.value, place: moved ? place : null }),
+      image: { data: await stamped(shot.blob, shot.moment, moved ? place : null), name: 'reference.jpg', type: 'image/jpeg' },
+      feetShot: { data: await stamped(feetShot.blob, feetShot.moment, place), name: 'feet.jpg', type: 'image/jpeg' },
+    }));
   });
 
   const timer = setInterval(tick, TICK_MS);
@@ -422,7 +376,7 @@ export async function render(root, context) {
     if (!alive) return;
     alive = false;
     clearInterval(timer);
-    stopWatching();
+    sceneUpload.stop();
     camera.dispose();
     sensors.stop();
     removeMap();

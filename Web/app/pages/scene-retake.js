@@ -21,7 +21,7 @@ import {
   liveCamera, watchSensors, metadataOf, stamped,
   needsOrientationPermission, requestOrientationPermission, svgElement,
 } from '../../scenes/capture.js';
-import { uploadNow, uploadProgress, newIdempotencyKey, onSceneUploadEvent, describeSceneError, discardKept } from '../../scenes/uploads.js';
+import { sceneUploadBlock } from '../../scenes/uploads.js';
 
 /** @typedef {import('../../scenes/capture.js').Moment} Moment */
 
@@ -69,10 +69,7 @@ export async function render(root, context) {
   let step = 'camera';
   /** @type {{blob: Blob, url: string, moment: Moment} | null} */
   let shot = null;
-  /** @type {string | null} */
-  let uploadKey = null;
   let taking = false;
-  let uploading = false;
   let flipped = false;
   let matchedBefore = /** @type {boolean | null} */ (null);
 
@@ -225,10 +222,7 @@ export async function render(root, context) {
       shot = { blob, url: URL.createObjectURL(blob), moment };
       // The new photo replaces one this page kept on the phone and has not sent: a new
       // rephotograph, with a key of its own.
-      if (uploadKey) await discardKept(uploadKey);
-      uploadKey = null;
-      kept.hidden = true;
-      uploadButton.textContent = t('sceneCamera.retake.upload');
+      await sceneUpload.forget();
       waiting.textContent = '';
       showCompare();
       announce(t('sceneCamera.taken'));
@@ -285,7 +279,7 @@ export async function render(root, context) {
   modeWipe.addEventListener('change', showComparison);
 
   againButton.addEventListener('click', () => {
-    if (uploading) return;
+    if (sceneUpload.isUploading()) return;
     step = 'camera';
     compareStep.hidden = true;
     cameraStep.hidden = false;
@@ -294,65 +288,23 @@ export async function render(root, context) {
     shutter.focus();
   });
 
-  const shown = uploadProgress(progress, progressText);
-  /** @param {string} reason */
-  function refused(reason) {
-    kept.hidden = true;
-    uploadProblem.textContent = t('sceneCamera.upload.refused', { reason });
-    uploadProblem.hidden = false;
-    uploadButton.textContent = t('sceneCamera.upload.retry');
-  }
-
-  uploadButton.addEventListener('click', async () => {
-    if (uploading || !shot) return;
-    uploading = true;
-    uploadButton.disabled = true;
-    againButton.disabled = true;
-    uploadProblem.hidden = true;
-    kept.hidden = true;
-    shown.start();
-    uploadKey ??= newIdempotencyKey();
-    try {
-      const outcome = await uploadNow({
-        kind: 'rephotograph',
-        key: uploadKey,
-        owner: user?.id ?? null,
-        sceneId: id,
-        sceneName: typeof scene.name === 'string' ? scene.name : '',
-        metadata: metadataOf(shot.moment),
-        image: { data: await stamped(shot.blob, shot.moment), name: 'rephotograph.jpg', type: 'image/jpeg' },
-      }, shown);
-      if (!alive) return;
-      if (outcome.outcome === 'sent') { context.navigate(scenePath); return; }
-      shown.hide();
-      if (outcome.outcome === 'kept') {
-        kept.hidden = false;
-        kept.scrollIntoView({ block: 'center' });
-        uploadButton.textContent = t('sceneCamera.upload.sendNow');
-      } else if (outcome.outcome === 'refused') {
-        refused(outcome.reason);
-      } else {
-        uploadButton.textContent = t('sceneCamera.retake.upload');
-      }
-    } catch (failure) {
-      shown.hide();
-      uploadProblem.textContent = t('sceneCamera.upload.failed', { reason: String(failure instanceof Error ? failure.message : failure) });
-      uploadProblem.hidden = false;
-      uploadButton.textContent = t('sceneCamera.upload.retry');
-    } finally {
-      uploading = false;
-      uploadButton.disabled = false;
-      againButton.disabled = false;
-    }
+  const sceneUpload = sceneUploadBlock({
+    button: uploadButton, also: [againButton], kept, problem: uploadProblem, bar: progress, words: progressText,
+    label: t('sceneCamera.retake.upload'), isAlive: () => alive, onSent: () => context.navigate(scenePath),
   });
 
-  // A rephotograph this page kept goes when the network returns while the page is still open: the scene's page follows.
-  const stopWatching = onSceneUploadEvent((event) => {
-    if (uploading || !alive || !uploadKey || event.item.key !== uploadKey) return;
-    if (event.type === 'sent') context.navigate(scenePath);
-    if (event.type === 'failed' && event.item.error) refused(describeSceneError(event.item.error));
-    // Discarded elsewhere (My scenes in another tab): nothing waits any more; it can be uploaded anew.
-    if (event.type === 'discarded') { kept.hidden = true; uploadProblem.hidden = true; uploadButton.textContent = t('sceneCamera.retake.upload'); }
+  uploadButton.addEventListener('click', () => {
+    if (!shot) return;
+    const taken = shot;
+    void sceneUpload.upload(async (key) => ({
+      kind: 'rephotograph',
+      key,
+      owner: user?.id ?? null,
+      sceneId: id,
+      sceneName: typeof scene.name === 'string' ? scene.name : '',
+      metadata: metadataOf(taken.moment),
+      image: { data: await stamped(taken.blob, taken.moment), name: 'rephotograph.jpg', type: 'image/jpeg' },
+    }));
   });
 
   const timer = setInterval(tick, TICK_MS);
@@ -362,7 +314,7 @@ export async function render(root, context) {
     if (!alive) return;
     alive = false;
     clearInterval(timer);
-    stopWatching();
+    sceneUpload.stop();
     camera.dispose();
     sensors.stop();
     if (shot) URL.revokeObjectURL(shot.url);
