@@ -5,6 +5,7 @@ saves screenshots to .build/test-results/web/.
 WAYMARK picks the server binary (default .build/debug/waymark), CHROMIUM the browser
 (default /usr/bin/chromium); DATABASE_URL is passed through to the server unchanged.
 """
+import contextlib
 import json
 import os
 import re
@@ -97,6 +98,34 @@ def tile_png():
             + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
 
 
+class StandIn(BaseHTTPRequestHandler):
+    """A quiet request handler for the tests' local stand-ins, with one way to answer."""
+
+    def answer(self, content_type, body, status=200, headers=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def serving(handler):
+    """Runs `handler` (a StandIn) on 127.0.0.1 at a free port for the block; yields its origin."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 @pytest.fixture
 def tile_server():
     """A local stand-in for the map's tile server (tests never use the internet): any path
@@ -104,25 +133,13 @@ def tile_server():
     png = tile_png()
     asked = []
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(StandIn):
         def do_GET(self):
             asked.append(self.path)
-            self.send_response(200)
-            self.send_header("Content-Type", "image/png")
-            self.send_header("Content-Length", str(len(png)))
-            self.send_header("Cache-Control", "max-age=3600")
-            self.end_headers()
-            self.wfile.write(png)
+            self.answer("image/png", png, headers=[("Cache-Control", "max-age=3600")])
 
-        def log_message(self, *args):
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}", asked
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(Handler) as origin:
+        yield origin, asked
 
 
 _SERVE_HELP = []
@@ -205,28 +222,17 @@ def geocoder():
     `display_name`; the queries asked are recorded."""
     asked = []
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(StandIn):
         def do_GET(self):
             query = dict(parse_qsl(urlsplit(self.path).query))
             asked.append(query)
             name = f"Náměstí Svobody 1, 602 00 Brno ({query.get('accept-language')})"
-            body = json.dumps({"place_id": 1, "licence": "Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright",
-                               "lat": query.get("lat"), "lon": query.get("lon"), "display_name": name}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self.answer("application/json; charset=utf-8", json.dumps({
+                "place_id": 1, "licence": "Data © OpenStreetMap contributors, ODbL 1.0. http://osm.org/copyright",
+                "lat": query.get("lat"), "lon": query.get("lon"), "display_name": name}).encode())
 
-        def log_message(self, *args):
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}", asked
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(Handler) as origin:
+        yield origin, asked
 
 
 @pytest.fixture

@@ -1,12 +1,9 @@
 """A signed-in person visits another site whose page posts a form to Waymark's API: the
 browser sends the session cookie along (same site, another port), and the server must refuse."""
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import pytest
 from playwright.sync_api import expect
 
-from conftest import messages, username
+from conftest import StandIn, messages, serving, username
 from flows import sign_up
 
 ATTACKER_PAGE = """<!doctype html><meta charset="utf-8"><title>Win a prize</title>
@@ -22,23 +19,12 @@ def attacker(server):
     """A page on another origin (127.0.0.1, another port: the same site, so SameSite=Lax still sends the cookie)."""
     html = ATTACKER_PAGE.format(target=f"{server.url}/api/v1/keys").encode()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(StandIn):
         def do_GET(self):
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(html)))
-            self.end_headers()
-            self.wfile.write(html)
+            self.answer("text/html; charset=utf-8", html)
 
-        def log_message(self, *args):
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(Handler) as origin:
+        yield origin + "/"
 
 
 def test_a_form_posted_from_another_origin_is_refused(phone, attacker):
