@@ -383,15 +383,15 @@ def open_phone(browser, server, request, locale, geolocation=None):
     return phone
 
 
-@pytest.fixture
-def phone_for(browser, server, request):
-    """phone_for(locale, geolocation={"latitude": …, "longitude": …, "accuracy": …}) opens a phone
-    in that locale (with its position, and the permission to read it, when given); after the
-    test it must have seen no problem."""
+@contextlib.contextmanager
+def phones_on(browser, server, request, prepare=lambda phone: None):
+    """make(locale, geolocation) opens phones on `browser` (see open_phone), each readied by
+    `prepare`; at the end of the block every one is closed and must have seen no problem."""
     phones = []
 
     def make(locale="en-US", geolocation=None):
         phone = open_phone(browser, server, request, locale, geolocation)
+        prepare(phone)
         phones.append(phone)
         return phone
 
@@ -400,6 +400,15 @@ def phone_for(browser, server, request):
     for phone in phones:
         phone.context.close()
     assert problems == [], "\n".join(problems) + f"\nserver log:\n{server.log_text()}"
+
+
+@pytest.fixture
+def phone_for(browser, server, request):
+    """phone_for(locale, geolocation={"latitude": …, "longitude": …, "accuracy": …}) opens a phone
+    in that locale (with its position, and the permission to read it, when given); after the
+    test it must have seen no problem."""
+    with phones_on(browser, server, request) as make:
+        yield make
 
 
 @pytest.fixture

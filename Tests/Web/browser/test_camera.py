@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 from pygeomag import GeoMag
 
-from conftest import CHROMIUM, messages, open_phone, username, wait_for_service_worker
+from conftest import CHROMIUM, messages, phones_on, username, wait_for_service_worker
 from flows import sign_in
 from photos_flows import PASSWORD, here, offset
 from test_tasks import make_officer, make_user, task_through_api
@@ -86,20 +86,12 @@ def camera_browser(playwright_instance):
 def camera_phone(camera_browser, server, request):
     """camera_phone(locale, geolocation) as conftest's phone_for, on the browser with the fake camera
     and with the sensors above; after the test it must have seen no problem."""
-    phones = []
-
-    def make(locale="en-US", geolocation=None):
-        phone = open_phone(camera_browser, server, request, locale, geolocation)
+    def ready(phone):
         phone.context.grant_permissions(["geolocation", "camera"])
         phone.context.add_init_script(SENSORS)
-        phones.append(phone)
-        return phone
 
-    yield make
-    problems = [problem for phone in phones for problem in phone.problems]
-    for phone in phones:
-        phone.context.close()
-    assert problems == [], "\n".join(problems) + f"\nserver log:\n{server.log_text()}"
+    with phones_on(camera_browser, server, request, ready) as make:
+        yield make
 
 
 def officer_hands_out_a_task(api, tmp_path, user_name):

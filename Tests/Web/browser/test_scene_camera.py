@@ -18,7 +18,7 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
-from conftest import CHROMIUM, messages, open_phone, username, wait_for_service_worker
+from conftest import CHROMIUM, messages, phones_on, username, wait_for_service_worker
 from flows import sign_in
 from photos_flows import PASSWORD, here, offset
 from test_camera import true_north
@@ -143,20 +143,12 @@ def video_browser(playwright_instance, scene_video):
 
 @pytest.fixture
 def scene_phone(video_browser, server, request):
-    phones = []
-
-    def make(locale, geolocation):
-        phone = open_phone(video_browser, server, request, locale, geolocation)
+    def ready(phone):
         phone.context.grant_permissions(["geolocation", "camera"])
         phone.context.add_init_script(SENSORS)
-        phones.append(phone)
-        return phone
 
-    yield make
-    problems = [problem for phone in phones for problem in phone.problems]
-    for phone in phones:
-        phone.context.close()
-    assert problems == [], "\n".join(problems) + f"\nserver log:\n{server.log_text()}"
+    with phones_on(video_browser, server, request, ready) as make:
+        yield make
 
 
 def sensors(page, **values):
