@@ -32,6 +32,9 @@ export function failureOf(failure) {
  * attempt that finds no network ends the round, and the items after it count as waiting (they
  * would fail the same way). `drain()` called while a round runs answers that round, so nothing
  * goes twice at once; `settled()` waits for a running round (before changing what it reads).
+ * `drainAfter()` is for news that came while a round may be running — the network is back —:
+ * that round may already have found no network and be ending, so a round is started after it
+ * (several such calls during one round share that one next round).
  * @template T
  * @param {{pending: () => Promise<T[]>, attempt: (item: T) => Promise<'sent' | 'waiting' | 'failed'>, isFailed?: (item: T) => boolean}} options
  */
@@ -56,9 +59,18 @@ export function createDrain({ pending, attempt, isFailed = () => false }) {
     return running;
   }
 
+  /** @type {Promise<{sent: number, waiting: number, failed: number}> | null} the round asked for after the running one */
+  let next = null;
+
+  function drainAfter() {
+    if (!running) return drain();
+    next ??= running.catch(() => {}).then(() => { next = null; return drain(); });
+    return next;
+  }
+
   async function settled() {
     if (running) await running.catch(() => {});
   }
 
-  return { drain, settled };
+  return { drain, drainAfter, settled };
 }

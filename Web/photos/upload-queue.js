@@ -77,7 +77,7 @@ export function createUploadQueue({ storage, send, newId = () => crypto.randomUU
    * Sends every waiting upload, oldest first (see createDrain); uploads the server refused are
    * left to retry or discard.
    */
-  const { drain, settled } = createDrain({ pending: list, attempt, isFailed: (item) => item.state === 'failed' });
+  const { drain, drainAfter, settled } = createDrain({ pending: list, attempt, isFailed: (item) => item.state === 'failed' });
 
   /**
    * Tries a failed (or waiting) upload again, with the same Idempotency-Key.
@@ -111,7 +111,7 @@ export function createUploadQueue({ storage, send, newId = () => crypto.randomUU
     }
   }
 
-  return { add, list, drain, retry, discard, recover };
+  return { add, list, drain, drainAfter, retry, discard, recover };
 }
 
 /** @typedef {ReturnType<typeof createUploadQueue>} UploadQueue */

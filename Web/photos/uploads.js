@@ -92,7 +92,8 @@ export function uploads() {
     }
     const made = createUploadQueue({ storage, send: sendUpload, onEvent: tell });
     queue = made;
-    window.addEventListener('online', () => void made.drain());
+    // After a round that may still be running: it may have found no network a moment ago.
+    window.addEventListener('online', () => void made.drainAfter());
     void made.recover().then(() => made.drain()).catch((error) => console.warn('Waymark: the upload queue is not available:', error));
   }
   return queue;

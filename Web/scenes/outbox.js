@@ -151,7 +151,7 @@ export function createSceneOutbox({ storage, send, account = async () => null, n
    * Sends every waiting item, oldest first (see createDrain); refused ones are left to retry or
    * discard, and one this outbox is sending already is not sent again.
    */
-  const { drain, settled } = createDrain({
+  const { drain, drainAfter, settled } = createDrain({
     pending: async () => (await list()).filter((item) => !inFlight.has(item.id)),
     attempt,
     isFailed: (item) => item.state === 'failed',
@@ -191,7 +191,7 @@ export function createSceneOutbox({ storage, send, account = async () => null, n
     }
   }
 
-  return { add, list, drain, retry, discard, recover };
+  return { add, list, drain, drainAfter, retry, discard, recover };
 }
 
 /** @typedef {ReturnType<typeof createSceneOutbox>} SceneOutbox */

@@ -123,7 +123,8 @@ export function sceneUploads() {
     }
     const made = createSceneOutbox({ storage, send: sendQueuedScene, account: signedIn, onEvent: tell });
     outbox = made;
-    window.addEventListener('online', () => void made.drain().catch((error) => console.warn('Waymark: the scene outbox failed:', error)));
+    // After a round that may still be running: it may have found no network a moment ago.
+    window.addEventListener('online', () => void made.drainAfter().catch((error) => console.warn('Waymark: the scene outbox failed:', error)));
     void made.recover().then(() => made.drain()).catch((error) => console.warn('Waymark: the scene outbox is not available:', error));
   }
   return outbox;

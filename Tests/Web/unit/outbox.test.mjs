@@ -45,3 +45,23 @@ test('failures: no answer, timeouts, 429 and a gateway down are tried again; ref
   assert.deepEqual(failureOf(new TypeError('Failed to fetch')), { status: 0, code: 'offline', reason: 'Failed to fetch' });
   assert.deepEqual(failureOf(undefined), { status: 0, code: 'offline', reason: '' });
 });
+
+test('drainAfter starts a round after the running one (the network came back while it found none), one for several calls', async () => {
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  let rounds = 0;
+  const { drain, drainAfter } = createDrain({
+    pending: async () => { rounds += 1; if (rounds === 1) await gate; return [1]; },
+    // The first round finds no network; the network is back for the later ones.
+    attempt: async () => (rounds === 1 ? 'waiting' : 'sent'),
+  });
+  const first = drain();
+  const again = drainAfter();
+  assert.strictEqual(drainAfter(), again, 'several calls during one round share the next round');
+  release();
+  assert.deepEqual(await first, { sent: 0, waiting: 1, failed: 0 }, 'the running round had found no network');
+  assert.deepEqual(await again, { sent: 1, waiting: 0, failed: 0 });
+  assert.equal(rounds, 2);
+  assert.deepEqual(await drainAfter(), { sent: 1, waiting: 0, failed: 0 }, 'with no round running it is a drain');
+  assert.equal(rounds, 3);
+});
