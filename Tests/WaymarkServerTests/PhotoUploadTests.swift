@@ -302,9 +302,7 @@ struct PhotoUploadTests {
             let handle = try FileHandle(forWritingTo: big)
             try handle.truncate(atOffset: 101 * 1_000_000)
             try handle.close()
-            let port = Int.random(in: 40_000..<60_000)
-            server.app.http.server.configuration.port = port
-            try await server.app.server.start()
+            let port = try await server.startListening()
             for extra in [[], ["-H", "Transfer-Encoding: chunked"]] {
                 let status = try await TestPhoto.outputOffPool(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(alice.token)"]
                                                   + extra + ["-F", "photo=@\(big.path)", "http://127.0.0.1:\(port)/api/v1/photos"])

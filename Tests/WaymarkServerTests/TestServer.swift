@@ -74,6 +74,14 @@ struct TestServer: Sendable {
         try await Credentials.make(in: app, name: name, userID: userID)
     }
 
+    /// Starts the application on a real socket at a port the kernel chooses (a port picked in
+    /// advance may be taken by the time it is bound), and returns that port.
+    func startListening() async throws -> Int {
+        app.http.server.configuration.port = 0
+        try await app.server.start()
+        return try #require(app.http.server.shared.localAddress?.port, "the server is listening")
+    }
+
     /// The stores on this server's database.
     var stores: ServerStores { ServerStores.fluent(app.serverDatabase, clock: .system) }
 

@@ -112,9 +112,7 @@ struct VaultQRDecodeTests {
         try Data(count: QRDecodeController.maxBytes + 1).write(to: over)
         try Data(count: QRDecodeController.maxBytes).write(to: limit)
         try await withServer(.sqlite) { server in
-            let port = Int.random(in: 40_000..<60_000)
-            server.app.http.server.configuration.port = port
-            try await server.app.server.start()
+            let port = try await server.startListening()
             func post(_ file: URL, _ extra: [String]) async throws -> String {
                 try await TestPhoto.outputOffPool(["curl", "-s", "-w", "\n%{http_code}", "-H", "Content-Type: image/jpeg"] + extra
                                                   + ["--data-binary", "@\(file.path)", "http://127.0.0.1:\(port)/api/v1/qr/decode"])
