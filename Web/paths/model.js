@@ -186,7 +186,19 @@ export function createPathQueue({ storage, send, newId = () => crypto.randomUUID
    * @returns {Promise<{sent: number, unsent: number, failed: number}>}
    */
   async function drain() {
-    const counts = await loop.drain();
+    return counted(await loop.drain());
+  }
+
+  /**
+   * The same, in a round after the running one (see createDrain): for the network coming back.
+   * @returns {Promise<{sent: number, unsent: number, failed: number}>}
+   */
+  async function drainAfter() {
+    return counted(await loop.drainAfter());
+  }
+
+  /** @param {{sent: number, waiting: number, failed: number}} counts */
+  function counted(counts) {
     return { sent: counts.sent, unsent: counts.waiting, failed: counts.failed };
   }
 
@@ -209,7 +221,7 @@ export function createPathQueue({ storage, send, newId = () => crypto.randomUUID
     await storage.delete(id);
   }
 
-  return { list, start, save, stop, drain, sendNow, remove };
+  return { list, start, save, stop, drain, drainAfter, sendNow, remove };
 }
 
 /** @typedef {ReturnType<typeof createPathQueue>} PathQueue */

@@ -194,7 +194,7 @@ export function createTaskOutbox({ storage, send, newId = () => crypto.randomUUI
   }
 
   /** Sends every waiting item, oldest first (see createDrain); refused ones wait for the person. */
-  const { drain, settled } = createDrain({ pending: () => list(), attempt, isFailed: (item) => item.state === 'failed' });
+  const { drain, drainAfter, settled } = createDrain({ pending: () => list(), attempt, isFailed: (item) => item.state === 'failed' });
 
   /**
    * Gives an item up (one the server refused).
@@ -205,7 +205,7 @@ export function createTaskOutbox({ storage, send, newId = () => crypto.randomUUI
     await storage.delete(id);
   }
 
-  return { list, setNote, addPhoto, queueSend, drain, discard };
+  return { list, setNote, addPhoto, queueSend, drain, drainAfter, discard };
 }
 
 /** @typedef {ReturnType<typeof createTaskOutbox>} TaskOutbox */

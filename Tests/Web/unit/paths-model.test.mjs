@@ -127,3 +127,20 @@ test('a path the server refuses waits for the person, with the reason', async ()
   assert.deepEqual(await queue.drain(), { sent: 0, unsent: 0, failed: 0 }, 'not resent by itself');
   assert.equal(await queue.sendNow(path.id), 'sent', 'Send tries again');
 });
+
+test('the network coming back during a round that found none sends the path in a round after it (drainAfter)', async () => {
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  const { queue, storage } = setup([
+    async () => { await gate; throw new Refusal(0, 'offline'); },
+    (path) => ({ id: 'server-3', area: 1, perimeter: 4, length: 3, points: path.points.length }),
+  ]);
+  await recorded(queue);
+  const first = queue.drain();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const again = queue.drainAfter();
+  release();
+  assert.deepEqual(await first, { sent: 0, unsent: 1, failed: 0 }, 'the running round found no network');
+  assert.deepEqual(await again, { sent: 1, unsent: 0, failed: 0 }, 'not answered by the round that was ending');
+  assert.equal((await storage.all())[0].state, 'sent');
+});

@@ -157,3 +157,24 @@ test('a send queued offline goes once, after the note and photos queued before i
   assert.deepEqual(await outbox.list(), []);
   assert.deepEqual(sent, ['photo', 'note', 'photo', 'send'], 'the server saw one send');
 });
+
+test('the network coming back during a round that found none sends the item in a round after it (drainAfter)', async () => {
+  const storage = memoryOutboxStorage();
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  let online = false;
+  const send = async (item) => {
+    if (!online) { await gate; throw Object.assign(new Error('offline'), { status: 0, code: 'offline' }); }
+    return { id: `server-${item.key}` };
+  };
+  const outbox = createTaskOutbox({ storage, send, newId: counter() });
+  await outbox.setNote('t1', 'words');
+  const first = outbox.drain();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  online = true;
+  const again = outbox.drainAfter();
+  release();
+  assert.deepEqual(await first, { sent: 0, waiting: 1, failed: 0 }, 'the running round found no network');
+  assert.deepEqual(await again, { sent: 1, waiting: 0, failed: 0 }, 'not answered by the round that was ending');
+  assert.deepEqual(await outbox.list(), []);
+});

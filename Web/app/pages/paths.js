@@ -263,7 +263,8 @@ export async function render(root) {
     empty.hidden = all.length > 0;
   }
 
-  async function sendAll() {
+  /** @param {boolean} [afterRunning] the network came back: a round after any running one (see createDrain) */
+  async function sendAll(afterRunning = false) {
     if (!navigator.onLine) return;
     // Opened offline, the page could not ask who is signed in: ask again now.
     if (!signedIn) {
@@ -271,7 +272,7 @@ export async function render(root) {
       accountNote.hidden = signedIn;
       if (!signedIn) return;
     }
-    const counts = await queue.drain();
+    const counts = await (afterRunning ? queue.drainAfter() : queue.drain());
     if (counts.sent > 0) announce(t('paths.status.sent', { count: counts.sent }));
     if (alive) await refresh();
   }
@@ -306,7 +307,7 @@ export async function render(root) {
     await refresh();
   }
 
-  const online = () => void sendAll();
+  const online = () => void sendAll(true);
   window.addEventListener('online', online);
 
   // A walk whose tab was closed while recording is still here: continue it or stop it.

@@ -277,15 +277,19 @@ export async function render(root, context) {
     await draw();
   }
 
-  /** Sends what waits, then shows the task as the server has it. @param {boolean} [redraw] */
-  async function flush(redraw = true) {
-    const counts = await outbox.drain();
+  /**
+   * Sends what waits, then shows the task as the server has it.
+   * @param {boolean} [redraw]
+   * @param {boolean} [afterRunning] the network came back: a round after any running one (see createDrain)
+   */
+  async function flush(redraw = true, afterRunning = false) {
+    const counts = await (afterRunning ? outbox.drainAfter() : outbox.drain());
     if (counts.sent > 0) { announce(t('task.status.sent', { count: counts.sent })); await load(); }
     else if (counts.waiting > 0) announce(t('task.status.waiting'));
     if (redraw) await draw();
   }
 
-  const online = () => void flush();
+  const online = () => void flush(true, true);
   window.addEventListener('online', online);
   await load();
   await draw();
