@@ -62,3 +62,33 @@ extension Geodesy {
         return [GeoBox(minLatitude: low, maxLatitude: high, minLongitude: west, maxLongitude: east)]
     }
 }
+
+extension Geodesy {
+    /// Metres per degree of plain latitude/longitude distance — `√(Δlat² + Δlon²)` in degrees, what
+    /// PostGIS's `<->` measures between `geometry` points — near a latitude: between two points
+    /// within `radius` metres of a place at `latitude` the geodesic is at least `least` and at
+    /// most `most` times their plain distance (the same longitude side of the antimeridian).
+    ///
+    /// A geodesic of length `s` from the place stays within `s` of it, so within the band of
+    /// latitudes the circle spans; along it a degree of latitude is M (the meridian's radius of
+    /// curvature) and a degree of longitude N·cos φ, per radian. M grows and N·cos φ shrinks
+    /// towards the poles, so the band's ends bound them. `least` is 0 when the band reaches a pole.
+    public static func degreeScales(latitude: Double, radius: Double) -> (least: Double, most: Double) {
+        let degrees = 180 / Double.pi
+        let band = max(0, radius) / minimumRadiusOfCurvature * 1.001 * degrees
+        let low = max(-90, latitude - band), high = min(90, latitude + band)
+        let towardsEquator = low <= 0 && high >= 0 ? 0 : min(abs(low), abs(high))
+        let towardsPole = max(abs(low), abs(high))
+        let a = Ellipsoid.wgs84.semiMajorAxis, f = Ellipsoid.wgs84.flattening, e2 = f * (2 - f)
+        func meridian(_ phi: Double) -> Double {
+            let s = sin(phi / degrees)
+            return a * (1 - e2) / pow(1 - e2 * s * s, 1.5)
+        }
+        func parallel(_ phi: Double) -> Double {
+            let s = sin(phi / degrees)
+            return towardsPole >= 90 && phi == towardsPole ? 0 : a * cos(phi / degrees) / (1 - e2 * s * s).squareRoot()
+        }
+        return (least: min(meridian(towardsEquator), parallel(towardsPole)) / degrees,
+                most: max(meridian(towardsPole), parallel(towardsEquator)) / degrees)
+    }
+}

@@ -90,10 +90,11 @@ public struct PhotoBench: Sendable {
     }
 
     /// Times plain PostGIS on the same rows: `ST_DWithin` on the geography column and
-    /// `ORDER BY place <-> point LIMIT 51` (the KNN operator on the GiST index), the same columns.
+    /// `ORDER BY place <-> point LIMIT 51` (the KNN operator on the GiST index), the same columns
+    /// as the store reads.
     public func postgisReference(at points: [Point], radius: Double) async throws -> Timings {
         guard isPostgres, let sql = try app.serverDatabase.db as? any SQLDatabase else { throw Problem.needsPostgreSQL }
-        let columns = SQLRaw(SQLPhotoStore.columns.joined(separator: ", "))
+        let columns = SQLRaw(SQLPhotoStore.readColumns.joined(separator: ", "))
         var seconds: [Double] = [], found = 0
         for point in points {
             let here = SQLPhotoStore.geography(latitude: point.latitude, longitude: point.longitude)
