@@ -93,12 +93,14 @@ public struct PhotoBench: Sendable {
     /// `ORDER BY place <-> point LIMIT 51` (the KNN operator on the GiST index), the same columns
     /// as the store reads.
     public func postgisReference(at points: [Point], radius: Double) async throws -> Timings {
-        guard isPostgres, let sql = try app.serverDatabase.db as? any SQLDatabase else { throw Problem.needsPostgreSQL }
+        guard isPostgres else { throw Problem.needsPostgreSQL }
         let columns = SQLRaw(SQLPhotoStore.readColumns.joined(separator: ", "))
         var seconds: [Double] = [], found = 0
         for point in points {
             let here = SQLPhotoStore.geography(latitude: point.latitude, longitude: point.longitude)
             let start = ContinuousClock.now
+            // The database as the store takes it for each search (on the caller's event loop, or any).
+            guard let sql = try app.serverDatabase.db as? any SQLDatabase else { throw Problem.needsPostgreSQL }
             let rows = try await sql.raw("""
                 SELECT \(columns), ST_Distance(place, \(here)) AS distance FROM \(ident: CreatePhotos.table) \
                 WHERE ST_DWithin(place, \(here), \(bind: radius)) AND visibility = 'public' ORDER BY place <-> \(here) LIMIT 51

@@ -56,8 +56,6 @@ struct SQLPhotoStore: PhotoStore {
 
     /// The columns of ``readColumns`` as read from the photos table `p`.
     private static let selected = SQLQueryString(readColumns.map { "p.\($0)" }.joined(separator: ", "))
-    /// The columns of ``readColumns`` by their names alone (as a subquery of photos gives them).
-    private static let readColumnList = SQLQueryString(readColumns.joined(separator: ", "))
 
     private func sql() throws -> any SQLDatabase {
         guard let sql = try database.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
@@ -282,15 +280,25 @@ struct SQLPhotoStore: PhotoStore {
                     ORDER BY \(key) LIMIT \(bind: limit))
                     """
             }
+            // Which rows come after the cursor within the radius (first), in the page's order; how
+            // far the scan of each side read (`unread_from` is where the nearest row not read can
+            // be, in degrees, or NULL when every side read all there is). One side of the
+            // antimeridian, nearly always, needs one level less for the planner to parse and plan.
+            let admits: SQLQueryString = "(distance <= \(bind: query.radius) AND \(afterCursor)) AS admitted"
+            let order: SQLQueryString = "ORDER BY admitted DESC, distance, captured_at DESC, id LIMIT \(bind: query.limit + 1)"
+            let statement: SQLQueryString = boxes.count == 1
+                ? """
+                    SELECT knn.*, CASE WHEN count(*) OVER () >= \(bind: limit) THEN max(reach) OVER () END AS unread_from, \(admits) \
+                    FROM \(parts) knn \(order)
+                    """
+                : """
+                    SELECT counted.*, min(CASE WHEN part_read >= \(bind: limit) THEN part_reach END) OVER () AS unread_from, \(admits) FROM (\
+                    SELECT parts.*, count(*) OVER (PARTITION BY part) AS part_read, max(reach) OVER (PARTITION BY part) AS part_reach \
+                    FROM (\(parts)) parts) counted \(order)
+                    """
             let rows: [any SQLRow]
             do {
-                rows = try await sql.raw("""
-                    SELECT \(Self.readColumnList), distance, (distance <= \(bind: query.radius) AND \(afterCursor)) AS admitted, \
-                    min(CASE WHEN part_read >= \(bind: limit) THEN part_reach END) OVER () AS unread_from FROM (\
-                    SELECT parts.*, count(*) OVER (PARTITION BY part) AS part_read, max(reach) OVER (PARTITION BY part) AS part_reach \
-                    FROM (\(parts)) parts) counted \
-                    ORDER BY admitted DESC, distance, captured_at DESC, id LIMIT \(bind: query.limit + 1)
-                    """).all()
+                rows = try await sql.raw(statement).all()
             } catch where !exactOrder && Self.isKNNOrderFailure(error) {
                 // PostGIS's nearest-neighbour scan can stop with "index returned tuples in wrong
                 // order" when rounding makes an index bound exceed a row's distance (schemathesis
