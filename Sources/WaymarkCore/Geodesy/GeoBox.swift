@@ -79,16 +79,11 @@ extension Geodesy {
         let low = max(-90, latitude - band), high = min(90, latitude + band)
         let towardsEquator = low <= 0 && high >= 0 ? 0 : min(abs(low), abs(high))
         let towardsPole = max(abs(low), abs(high))
-        let a = Ellipsoid.wgs84.semiMajorAxis, f = Ellipsoid.wgs84.flattening, e2 = f * (2 - f)
-        func meridian(_ phi: Double) -> Double {
-            let s = sin(phi / degrees)
-            return a * (1 - e2) / pow(1 - e2 * s * s, 1.5)
-        }
-        func parallel(_ phi: Double) -> Double {
-            let s = sin(phi / degrees)
-            return towardsPole >= 90 && phi == towardsPole ? 0 : a * cos(phi / degrees) / (1 - e2 * s * s).squareRoot()
-        }
-        return (least: min(meridian(towardsEquator), parallel(towardsPole)) / degrees,
-                most: max(meridian(towardsPole), parallel(towardsEquator)) / degrees)
+        let wgs84 = Ellipsoid.wgs84
+        func meridian(_ phi: Double) -> Double { wgs84.meridianRadius(at: phi / degrees) }
+        func parallel(_ phi: Double) -> Double { wgs84.primeVerticalRadius(at: phi / degrees) * cos(phi / degrees) }
+        // At a pole a degree of longitude is no distance at all (cos 90° is not quite 0 in floating point).
+        let least = towardsPole >= 90 ? 0 : min(meridian(towardsEquator), parallel(towardsPole)) / degrees
+        return (least: least, most: max(meridian(towardsPole), parallel(towardsEquator)) / degrees)
     }
 }

@@ -45,8 +45,8 @@ extension Geodesy {
 
 /// The local east–north plane tangent to the WGS-84 ellipsoid at a point.
 struct TangentPlane {
-    static let a = Geodesy.Ellipsoid.wgs84.semiMajorAxis
-    static let e2 = Geodesy.Ellipsoid.wgs84.flattening * (2 - Geodesy.Ellipsoid.wgs84.flattening)
+    static let wgs84 = Geodesy.Ellipsoid.wgs84
+    static let e2 = wgs84.eccentricitySquared
     static let radians = Double.pi / 180
 
     /// The tangent point, ECEF metres.
@@ -71,7 +71,7 @@ struct TangentPlane {
     /// Geodetic degrees at height 0 to ECEF metres.
     static func ecef(latitude: Double, longitude: Double) -> SIMD3<Double> {
         let phi = latitude * radians, lambda = longitude * radians
-        let n = a / (1 - e2 * sin(phi) * sin(phi)).squareRoot()
+        let n = wgs84.primeVerticalRadius(at: phi)
         return SIMD3(n * cos(phi) * cos(lambda), n * cos(phi) * sin(lambda), n * (1 - e2) * sin(phi))
     }
 
@@ -81,7 +81,7 @@ struct TangentPlane {
         let p = hypot(v.x, v.y)
         var phi = atan2(v.z, p * (1 - e2))
         for _ in 0..<10 {
-            let n = a / (1 - e2 * sin(phi) * sin(phi)).squareRoot()
+            let n = wgs84.primeVerticalRadius(at: phi)
             let next = atan2(v.z + e2 * n * sin(phi), p)
             let done = abs(next - phi) < 1e-15
             phi = next

@@ -94,7 +94,7 @@ struct PolygonEdge {
     static let a = Geodesy.Ellipsoid.wgs84.semiMajorAxis
     static let f = Geodesy.Ellipsoid.wgs84.flattening
     static let b = a * (1 - f)
-    static let e2 = f * (2 - f)
+    static let e2 = Geodesy.Ellipsoid.wgs84.eccentricitySquared
     static let ep2 = e2 / ((1 - f) * (1 - f))
     /// c² = a²/2 + b²/2 · atanh(e)/e, the authalic radius squared.
     static let authalicRadiusSquared = (a * a + b * b * (atanh(e2.squareRoot()) / e2.squareRoot())) / 2

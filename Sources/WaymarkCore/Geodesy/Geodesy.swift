@@ -90,5 +90,20 @@ public enum Geodesy {
 
         /// WGS-84, the datum of GPS and of the GPS tags Waymark writes.
         static let wgs84 = Ellipsoid(semiMajorAxis: 6_378_137, flattening: 1 / 298.257223563)
+
+        /// The first eccentricity squared, e² = f (2 − f).
+        var eccentricitySquared: Double { flattening * (2 - flattening) }
+
+        /// The radius of curvature in the prime vertical, N = a / √(1 − e² sin² φ), in metres
+        /// (`latitude` in radians).
+        func primeVerticalRadius(at latitude: Double) -> Double {
+            semiMajorAxis / (1 - eccentricitySquared * sin(latitude) * sin(latitude)).squareRoot()
+        }
+
+        /// The meridian's radius of curvature, M = a (1 − e²) / (1 − e² sin² φ)^(3/2), in metres
+        /// (`latitude` in radians).
+        func meridianRadius(at latitude: Double) -> Double {
+            semiMajorAxis * (1 - eccentricitySquared) / pow(1 - eccentricitySquared * sin(latitude) * sin(latitude), 1.5)
+        }
     }
 }
