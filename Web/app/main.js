@@ -12,35 +12,57 @@ import { startRouteNotices } from '../recorder/notices.js';
 /** @typedef {import('./router.js').Match} Match */
 /** @typedef {import('./router.js').PageContext} PageContext */
 
-const root = /** @type {HTMLElement} */ (document.getElementById('main'));
+/** The <main> the page shown draws into. Each drawing gets a new one (see `freshMain`). */
+let root = /** @type {HTMLElement} */ (document.getElementById('main'));
 /** @type {(() => void) | null} */
 let cleanup = null;
 /** @type {string | null} */
 let titleKey = null;
 
 /**
- * Draws the page of `match` into <main>.
- * @param {Match | null} match
- * @param {PageContext} context
+ * Puts an empty <main> where the last one was and returns it. A page that is left while it is
+ * still drawing (it awaits the network, a permission, a module) keeps its own <main>, now out
+ * of the document, so what it draws afterwards is never seen and never covers the next page.
  */
-async function renderPage(match, context) {
+function freshMain() {
+  const next = document.createElement('main');
+  next.id = 'main';
+  next.tabIndex = -1;
+  root.replaceWith(next);
+  root = next;
+  return next;
+}
+
+/**
+ * Draws the page of `match` into a fresh <main>, unless another navigation overtakes it.
+ * @param {Match | null} match
+ * @param {Omit<PageContext, 'title'>} shown
+ */
+async function renderPage(match, shown) {
+  const { signal } = shown;
   const modulePath = match ? match.page.module : '/app/pages/not-found.js';
   markCurrentLink(match ? match.page.path : null);
-  /** @type {PageModule} */
-  let page;
+  /** @type {PageModule | null} */
+  let page = null;
   try {
     page = await import(modulePath);
   } catch (error) {
     console.warn('Waymark: could not load', modulePath, error);
-    titleKey = null;
-    root.replaceChildren(Object.assign(document.createElement('p'), { className: 'page-error', textContent: i18n.t('page.failed') }));
+  }
+  if (signal.aborted) return;
+  if (cleanup) { cleanup(); cleanup = null; }
+  titleKey = page ? page.titleKey : null;
+  setTitle();
+  if (!page) {
+    freshMain().replaceChildren(Object.assign(document.createElement('p'), { className: 'page-error', textContent: i18n.t('page.failed') }));
     return;
   }
-  if (cleanup) { cleanup(); cleanup = null; }
-  titleKey = page.titleKey;
-  setTitle();
-  const result = await page.render(root, context);
-  if (typeof result === 'function') cleanup = result;
+  /** @type {PageContext} */
+  const context = { ...shown, title: (name) => { if (!signal.aborted) document.title = `${name} · ${i18n.t('app.name')}`; } };
+  const result = await page.render(freshMain(), context);
+  if (typeof result !== 'function') return;
+  if (signal.aborted) result();
+  else cleanup = result;
 }
 
 function setTitle() {
@@ -74,7 +96,7 @@ async function start() {
   // Loaded when needed, so that the shell starts even where the recorder's files cannot be had.
   const recording = await import('../recorder/ui/resume.js').catch(() => null);
   if (recording && location.pathname === '/' && await recording.hasUnfinishedRecording()) history.replaceState(null, '', '/record');
-  const router = startRouter({ root, pages, render: renderPage });
+  const router = startRouter({ pages, render: renderPage });
   recording?.returnToRecording(router.navigate);
 
   for (const button of document.querySelectorAll('button[data-language]')) {

@@ -6,9 +6,13 @@
 /** @typedef {{page: Page, params: Record<string, string>}} Match */
 /**
  * What a page module exports: render draws the page into root and may return a cleanup
- * function, called before the next page is drawn.
+ * function, called before the next page is drawn (or at once, if another navigation overtook
+ * the page while it was still drawing).
  * @typedef {{titleKey: string, render: (root: HTMLElement, context: PageContext) => (void | (() => void) | Promise<void | (() => void)>)}} PageModule
- * @typedef {{params: Record<string, string>, navigate: (path: string) => void, refresh: () => void}} PageContext
+ * What a page is given besides its root. `signal` is aborted when another navigation (a link,
+ * back or forward, a language switch) starts before this page is done; `title` names the page
+ * in the browser's title bar, and does nothing once the page has been left.
+ * @typedef {{params: Record<string, string>, navigate: (path: string) => void, refresh: () => void, signal: AbortSignal, title: (name: string) => void}} PageContext
  */
 
 /**
@@ -63,22 +67,27 @@ export function handlesLink(link, origin, pages) {
 
 /**
  * Starts the app's navigation: draws the page for the current URL, follows same-origin links
- * with history.pushState, and redraws on back/forward.
- * @param {{root: HTMLElement, pages: Page[], render: (match: Match | null, context: PageContext) => Promise<void>}} options
+ * with history.pushState, and redraws on back/forward. Each drawing gets its own signal, aborted
+ * when the next one starts: a page still loading or drawing when it is left must not draw over
+ * the page that replaced it.
+ * @param {{pages: Page[], render: (match: Match | null, context: Omit<PageContext, 'title'>) => Promise<void>}} options
  */
-export function startRouter({ root, pages, render }) {
-  let generation = 0;
+export function startRouter({ pages, render }) {
+  /** @type {AbortController | null} */
+  let drawing = null;
+  /** Draws the page of the current URL; true if it is still the one shown when it is done. */
   const show = async () => {
-    const mine = ++generation;
+    drawing?.abort();
+    const mine = new AbortController();
+    drawing = mine;
     const match = matchPage(pages, location.pathname);
-    /** @type {PageContext} */
-    const context = { params: match ? match.params : {}, navigate, refresh: show };
-    if (mine === generation) await render(match, context);
+    await render(match, { params: match ? match.params : {}, navigate, refresh: show, signal: mine.signal });
+    return !mine.signal.aborted;
   };
   /** @param {string} path */
   function navigate(path) {
     if (path !== location.pathname + location.search + location.hash) history.pushState(null, '', path);
-    void show().then(() => focusMain(root));
+    void show().then((shown) => { if (shown) focusMain(); });
   }
   document.addEventListener('click', (event) => {
     const target = event.target instanceof Element ? event.target.closest('a[href]') : null;
@@ -99,11 +108,12 @@ export function startRouter({ root, pages, render }) {
 /**
  * After a navigation, focus goes to the new page's heading (or <main>), so a screen reader
  * announces it and the keyboard starts there.
- * @param {HTMLElement} root
  */
-function focusMain(root) {
+function focusMain() {
   const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
   if (target) { target.scrollIntoView(); return; }
+  const root = document.getElementById('main');
+  if (!root) return;
   const heading = root.querySelector('h1');
   const focusable = heading instanceof HTMLElement ? heading : root;
   focusable.setAttribute('tabindex', '-1');

@@ -367,11 +367,11 @@ document.addEventListener('securitypolicyviolation', (event) => {
 """
 
 
-def open_phone(browser, server, request, locale, geolocation=None):
+def open_phone(browser, server, request, locale, geolocation=None, **options):
+    """A phone (see Phone) in `locale`; `options` go to browser.new_context as they are."""
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name).strip("-")
-    options = {}
     if geolocation is not None:
-        options = {"geolocation": geolocation, "permissions": ["geolocation"]}
+        options |= {"geolocation": geolocation, "permissions": ["geolocation"]}
     context = browser.new_context(
         viewport=PHONE, screen=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2,
         locale=locale, timezone_id="Europe/Berlin", base_url=server.url, accept_downloads=True, **options)
@@ -389,8 +389,8 @@ def phones_on(browser, server, request, prepare=lambda phone: None):
     `prepare`; at the end of the block every one is closed and must have seen no problem."""
     phones = []
 
-    def make(locale="en-US", geolocation=None):
-        phone = open_phone(browser, server, request, locale, geolocation)
+    def make(locale="en-US", geolocation=None, **options):
+        phone = open_phone(browser, server, request, locale, geolocation, **options)
         prepare(phone)
         phones.append(phone)
         return phone
@@ -405,8 +405,8 @@ def phones_on(browser, server, request, prepare=lambda phone: None):
 @pytest.fixture
 def phone_for(browser, server, request):
     """phone_for(locale, geolocation={"latitude": …, "longitude": …, "accuracy": …}) opens a phone
-    in that locale (with its position, and the permission to read it, when given); after the
-    test it must have seen no problem."""
+    in that locale (with its position, and the permission to read it, when given; other keyword
+    arguments go to the browser context); after the test it must have seen no problem."""
     with phones_on(browser, server, request) as make:
         yield make
 

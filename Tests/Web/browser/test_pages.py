@@ -116,3 +116,60 @@ def test_the_menu_fits_a_phone(phone_for, locale):
     for entry in page.locator(".app-nav a").all():
         box = entry.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= right, entry.inner_text()
+
+
+def test_a_page_left_while_it_draws_never_covers_the_next(phone_for):
+    """A page still waiting when it is left (for its module, or for the network) must not draw
+    over the page that replaced it, nor take its title (a CI run once saw the inspection page
+    drawn at /account after a quick back). Service workers are off, so that the test's routes see
+    every request and can hold it."""
+    phone = phone_for("en-US", service_workers="block")
+    page = phone.page
+    en = messages("en")
+    account_title = f"{en['page.account.title']} · {en['app.name']}"
+    held = []
+    phone.context.route("**/app/pages/map.js", lambda route: held.append(route))
+    phone.context.route("**/api/v1/photos/held-photo", lambda route: held.append(route))
+
+    def settle():
+        """Lets the page run what the released answer started, to the end."""
+        page.wait_for_load_state("networkidle")
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
+
+    def only_the_account_page():
+        expect(page).to_have_url(phone.url("/account"))
+        expect(page.locator("main")).to_have_count(1)
+        expect(page.locator("main h1")).to_have_count(1)
+        expect(page).to_have_title(account_title)
+        expect(page.get_by_role("navigation").get_by_role("link", name=en["nav.account"])).to_have_attribute("aria-current", "page")
+
+    # Left while its module loads: the map is tapped, then Account before map.js arrives.
+    page.goto("/account")
+    expect(page).to_have_title(account_title)
+    nav = page.get_by_role("navigation")
+    with page.expect_request("**/app/pages/map.js"):
+        nav.get_by_role("link", name=en["nav.map"]).click()
+    nav.get_by_role("link", name=en["nav.account"]).click()
+    only_the_account_page()
+    held.pop().continue_()
+    settle()
+    only_the_account_page()
+    expect(page.locator("main")).not_to_have_class(re.compile("map-main"))
+    expect(page.locator(".map")).to_have_count(0)
+
+    # Left while it waits for the network: a photo's page, then Account before the photo comes.
+    with page.expect_request("**/api/v1/photos/held-photo"):
+        page.goto("/photos/held-photo")
+    nav.get_by_role("link", name=en["nav.account"]).click()
+    only_the_account_page()
+    with page.expect_response("**/api/v1/photos/held-photo"):
+        held.pop().continue_()
+    settle()
+    only_the_account_page()
+    expect(page.locator("main")).not_to_contain_text(en["photo.notFound"])
+    phone.shot("account-after-left-pages")
+
+    # The pages still draw when they are not left.
+    phone.context.unroute("**/app/pages/map.js")
+    nav.get_by_role("link", name=en["nav.map"]).click()
+    expect(page.locator("main.map-main .map")).to_have_count(1)

@@ -37,7 +37,7 @@ export async function render(root, context) {
   }
   const user = await currentUser();
   const mine = user !== null && user.id.toLowerCase() === photo.owner.id.toLowerCase();
-  document.title = `${photo.title} · ${t('app.name')}`;
+  context.title(photo.title);
 
   const results = rememberedResults();
   const steps = neighbours(results, photo.id);
@@ -183,7 +183,7 @@ function ownerTools(photo, { heading, badge }, context) {
       heading.textContent = changed.title;
       badge.hidden = changed.visibility !== 'private';
       titleInput.value = changed.title;
-      document.title = `${changed.title} · ${t('app.name')}`;
+      context.title(changed.title);
       announce(t('photo.edit.saved'));
     } catch (failure) {
       if (!(failure instanceof ApiError)) throw failure;

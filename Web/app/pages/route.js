@@ -77,7 +77,7 @@ export async function render(root, context) {
   }
   const shown = route;
   const when = formatDate(shown.startedAt);
-  document.title = `${when} · ${t('app.name')}`;
+  context.title(when);
   /** @type {'metric' | 'imperial'} */
   let units = await preferredUnits();
 

@@ -55,7 +55,7 @@ export async function render(root, context) {
   const lang = language();
   const system = unitSystem(navigator.language);
   const title = sceneTitle(scene, lang);
-  document.title = `${title} · ${t('app.name')}`;
+  context.title(title);
   const base = `/scenes/${encodeURIComponent(scene.id)}`;
   const error = el('p', { class: 'form-error', role: 'alert' });
 

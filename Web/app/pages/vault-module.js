@@ -37,7 +37,7 @@ export async function render(root, context) {
       el('p', {}, el('a', { href: '/vault' }, t('vault.module.toList')))));
     return undefined;
   }
-  document.title = `${module.name} · ${t('app.name')}`;
+  context.title(module.name);
   root.classList.add('vault-module-main');
   const link = moduleLink(module, session.vault);
   const outsideLabel = t('vault.module.outside', { name: module.name });
