@@ -54,15 +54,18 @@ export function matchPage(pages, pathname) {
 }
 
 /**
- * Whether a click on this link should stay in the app instead of loading a new document.
+ * Whether a click on this link should stay in the app instead of loading a new document. A link
+ * to a place on the page shown (the skip link, `#sign-up` on /account) is left to the browser,
+ * which scrolls there without drawing the page again.
  * @param {{href: string, target: string, hasDownload: boolean, modified: boolean, button: number}} link
- * @param {string} origin location.origin
+ * @param {{origin: string, pathname: string, search: string}} here where the app is (location)
  * @param {readonly Page[]} pages
  */
-export function handlesLink(link, origin, pages) {
+export function handlesLink(link, here, pages) {
   if (link.button !== 0 || link.modified || link.hasDownload || (link.target !== '' && link.target !== '_self')) return false;
-  const url = new URL(link.href, origin);
-  return url.origin === origin && matchPage(pages, url.pathname) !== null;
+  const url = new URL(link.href, here.origin + here.pathname + here.search);
+  if (url.hash !== '' && url.pathname === here.pathname && url.search === here.search) return false;
+  return url.origin === here.origin && matchPage(pages, url.pathname) !== null;
 }
 
 /**
@@ -75,8 +78,11 @@ export function handlesLink(link, origin, pages) {
 export function startRouter({ pages, render }) {
   /** @type {AbortController | null} */
   let drawing = null;
+  /** The path and query of the page drawn last: the hash alone is a place on it. */
+  let drawn = '';
   /** Draws the page of the current URL; true if it is still the one shown when it is done. */
   const show = async () => {
+    drawn = location.pathname + location.search;
     drawing?.abort();
     const mine = new AbortController();
     drawing = mine;
@@ -96,12 +102,12 @@ export function startRouter({ pages, render }) {
       href: target.href, target: target.target, hasDownload: target.hasAttribute('download'),
       modified: event.metaKey || event.ctrlKey || event.shiftKey || event.altKey, button: event.button,
     };
-    if (!handlesLink(link, location.origin, pages)) return;
+    if (!handlesLink(link, location, pages)) return;
     event.preventDefault();
     const url = new URL(target.href);
     navigate(url.pathname + url.search + url.hash);
   });
-  window.addEventListener('popstate', () => void show());
+  window.addEventListener('popstate', () => { if (location.pathname + location.search !== drawn) void show(); });
   return { refresh: show, navigate };
 }
 

@@ -173,3 +173,25 @@ def test_a_page_left_while_it_draws_never_covers_the_next(phone_for):
     phone.context.unroute("**/app/pages/map.js")
     nav.get_by_role("link", name=en["nav.map"]).click()
     expect(page.locator("main.map-main .map")).to_have_count(1)
+
+
+def test_the_skip_link_goes_to_the_content_without_drawing_the_page_again(phone):
+    """"Skip to content" (the first thing the keyboard reaches) moves focus to the page; what was
+    typed there stays, and Back returns to the top without drawing the page again either."""
+    page = phone.page
+    en = messages("en")
+    page.goto("/account")
+    username_field = page.locator("#sign-in-form").get_by_label(en["field.username"])
+    username_field.fill("ada")
+    skip = page.get_by_role("link", name=en["skip.link"])
+    page.get_by_role("banner").get_by_role("link", name=en["app.name"]).focus()
+    page.keyboard.press("Shift+Tab")
+    expect(skip).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(phone.url("/account#main"))
+    expect(page.locator("main")).to_be_focused()
+    expect(username_field).to_have_value("ada")
+    page.go_back()
+    expect(page).to_have_url(phone.url("/account"))
+    expect(username_field).to_have_value("ada")
+    phone.shot("after-skip-and-back")

@@ -43,9 +43,9 @@ test('the photo pages of seed 004 match their paths', () => {
   assert.equal(matchPage(pages, '/photos/AB81B43D-1792-4B30')?.page.module, '/app/pages/photo.js');
   assert.equal(matchPage(pages, '/photos'), null);
   assert.equal(matchPage(pages, '/photos/a/b'), null);
-  const origin = 'http://127.0.0.1:8080';
-  assert.equal(handlesLink({ href: '/map?lat=52.5&lon=13.4&z=17', target: '', hasDownload: false, modified: false, button: 0 }, origin, pages), true);
-  assert.equal(handlesLink({ href: '/api/v1/photos/x/image/large', target: '', hasDownload: true, modified: false, button: 0 }, origin, pages), false, 'Save downloads');
+  const here = { origin: 'http://127.0.0.1:8080', pathname: '/', search: '' };
+  assert.equal(handlesLink({ href: '/map?lat=52.5&lon=13.4&z=17', target: '', hasDownload: false, modified: false, button: 0 }, here, pages), true);
+  assert.equal(handlesLink({ href: '/api/v1/photos/x/image/large', target: '', hasDownload: true, modified: false, button: 0 }, here, pages), false, 'Save downloads');
 });
 
 test('parameters are taken from :name segments, percent-decoded', () => {
@@ -61,8 +61,8 @@ test('parameters are taken from :name segments, percent-decoded', () => {
 });
 
 test('only plain clicks on same-origin links to a known page stay in the app', () => {
-  const origin = 'http://127.0.0.1:8080';
-  const click = (href, extra = {}) => handlesLink({ href, target: '', hasDownload: false, modified: false, button: 0, ...extra }, origin, pages);
+  const here = { origin: 'http://127.0.0.1:8080', pathname: '/map', search: '?z=3' };
+  const click = (href, extra = {}) => handlesLink({ href, target: '', hasDownload: false, modified: false, button: 0, ...extra }, here, pages);
   assert.equal(click('http://127.0.0.1:8080/account'), true);
   assert.equal(click('/account#sign-up'), true);
   assert.equal(click('/?x=1'), true);
@@ -74,4 +74,8 @@ test('only plain clicks on same-origin links to a known page stay in the app', (
   assert.equal(click('/account', { target: '_blank' }), false);
   assert.equal(click('/account', { target: '_self' }), true);
   assert.equal(click('/account', { hasDownload: true }), false);
+  assert.equal(click('#main'), false, 'the skip link: a place on this page, which the browser scrolls to');
+  assert.equal(click('http://127.0.0.1:8080/map?z=3#main'), false);
+  assert.equal(click('/map?z=4'), true, 'the same page with another query is drawn again');
+  assert.equal(click('/map#main'), true);
 });
