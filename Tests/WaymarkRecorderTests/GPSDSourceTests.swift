@@ -38,6 +38,27 @@ struct GPSDSourceTests {
         if let last = received.last, let original = expected.first(where: { $0.matches(last) }), let altitude = original.altitude {
             #expect(abs((last.altitude ?? .nan) - altitude) < 0.01)
         }
+        // Speed is gpsd's own reading of each RMC's knots, in metres per second.
+        let knots = try Self.rmcKnots(Self.log)
+        #expect(received.contains { $0.speed != nil })
+        for fix in received {
+            guard let speed = fix.speed else { continue }
+            let second = Int(fix.time.timeIntervalSince1970.rounded()) % 86_400
+            let logged = try #require(knots[second], "no RMC at \(fix.time)")
+            #expect(abs(speed - logged * 1852 / 3600) < 0.0005, "\(speed) m/s at \(fix.time), the log says \(logged) kn")
+        }
+    }
+
+    /// The speed over ground (knots) of each RMC of an NMEA log, by second of the day.
+    static func rmcKnots(_ url: URL) throws -> [Int: Double] {
+        var knots: [Int: Double] = [:]
+        for line in try String(contentsOf: url, encoding: .utf8).split(whereSeparator: \.isNewline) where line.dropFirst(3).hasPrefix("RMC,") {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count > 7, fields[2] == "A", let time = Double(fields[1]), let speed = Double(fields[7]) else { continue }
+            let whole = Int(time)
+            knots[whole / 10_000 * 3600 + whole / 100 % 100 * 60 + whole % 100] = speed
+        }
+        return knots
     }
 
     @Test("Cancelling the iteration and calling events() again resumes with later fixes, repeating none")
@@ -161,5 +182,22 @@ struct GPSDSourceTests {
             .fix(Fix(latitude: 38.3, longitude: -122.8, altitude: 80.0, accuracy: 2.0, time: t0.addingTimeInterval(2))),
         ])
         #expect(filter.flush().isEmpty)
+    }
+
+    @Test("gpsd's speed and track reach the fix; a negative speed or a track outside 0–360 is no reading")
+    func speedAndTrack() throws {
+        func fix(_ fields: String) throws -> Fix? {
+            let json = #"{"class":"TPV","mode":2,"time":"2020-07-11T22:37:54.000Z","lat":38.1,"lon":-122.6"# + fields + "}"
+            return try JSONDecoder().decode(GPSDReport.self, from: Data(json.utf8)).fix
+        }
+        let moving = try #require(try fix(#","speed":1.389,"track":87.25"#))
+        #expect(moving.speed == 1.389 && moving.course == 87.25)
+        let north = try #require(try fix(#","speed":0,"track":360"#))
+        #expect(north.speed == 0 && north.course == 0)
+        let broken = try #require(try fix(#","speed":-2.5,"track":361"#))
+        #expect(broken.speed == nil && broken.course == nil, "the position stays")
+        #expect(try fix(#","track":-0.5"#)?.course == nil)
+        let none = try #require(try fix(""))
+        #expect(none.speed == nil && none.course == nil)
     }
 }

@@ -95,8 +95,11 @@ extension RecorderEngine {
         return (timeStreak?.count ?? 0) >= Self.timeStreakLimit
     }
 
-    /// Adds an acceptable fix, opening a track when none is open or `newTrack` asks for one.
-    mutating func accept(_ fix: Fix, at instant: RecorderInstant, newTrack: Bool) -> FixVerdict {
+    /// Adds an acceptable fix, opening a track when none is open or `newTrack` asks for one. The
+    /// route keeps what its plaintext carries (``Fix/withoutMotion``), so the route recorded, the
+    /// route saved and the route uploaded are the same.
+    mutating func accept(_ reading: Fix, at instant: RecorderInstant, newTrack: Bool) -> FixVerdict {
+        let fix = reading.withoutMotion
         let startsTrack = newTrack || !trackOpen || tracks.isEmpty
         if startsTrack {
             tracks.append([fix])

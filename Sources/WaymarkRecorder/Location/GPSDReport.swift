@@ -13,14 +13,22 @@ struct GPSDReport: Decodable, Sendable {
     var eph: Double?
     var epx: Double?
     var epy: Double?
+    /// Speed over the ground, metres per second.
+    var speed: Double?
+    /// Course over the ground, degrees from true north (0–360).
+    var track: Double?
 
     /// The fix of a TPV with mode 2 or 3, a position and a time; altitude from `altMSL`, else
-    /// `alt`; accuracy from `eph`, else the larger of `epx` and `epy`.
+    /// `alt`; accuracy from `eph`, else the larger of `epx` and `epy`; speed and course when gpsd
+    /// gives them in range (a negative speed or a track outside 0–360 is no reading; 360 is 0).
     var fix: Fix? {
         guard let mode, mode >= 2, let lat, let lon, lat.isFinite, lon.isFinite,
               let time, let date = Self.parseTime(time) else { return nil }
         let accuracy = eph ?? [epx, epy].compactMap { $0 }.max()
-        return Fix(latitude: lat, longitude: lon, altitude: altMSL ?? alt, accuracy: accuracy, time: date)
+        return Fix(latitude: lat, longitude: lon, altitude: altMSL ?? alt, accuracy: accuracy,
+                   speed: speed.flatMap { $0 >= 0 && $0.isFinite ? $0 : nil },
+                   course: track.flatMap { (0...360).contains($0) ? $0.truncatingRemainder(dividingBy: 360) : nil },
+                   time: date)
     }
 
     /// gpsd's ISO 8601 UTC time, with or without fractional seconds: `2020-07-11T22:37:54.000Z`.
