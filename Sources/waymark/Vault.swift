@@ -345,7 +345,7 @@ struct Vault: AsyncParsableCommand {
             let cache = try Vault.openCache()
             let fix: Fix?
             do {
-                fix = try await firstFix(of: source)
+                fix = try await source.firstFix(within: .seconds(timeout))
             } catch {
                 Terminal.printError("error: \(RecorderWords.describe(error))")
                 throw ExitCode.failure
@@ -355,30 +355,14 @@ struct Vault: AsyncParsableCommand {
                     + "Try again where it sees the sky, or wait longer with --timeout SECONDS.")
                 throw ExitCode.failure
             }
-            let record = VaultRecord(timestamp: fix.time, latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude, accuracy: fix.accuracy)
+            let record = VaultRecord(fix: fix)
             _ = try cache.add([record], source: nil)
             let accuracy = fix.accuracy.map { String(format: " (± %.0f m)", $0) } ?? ""
-            print("Cached a location record: \(record.timestamp), \(String(format: "%.6f, %.6f", fix.latitude, fix.longitude))\(accuracy). "
+            let motion = [fix.speed.map { String(format: "%.1f m/s", $0) }, fix.course.map { String(format: "heading %.0f°", $0) }]
+                .compactMap { $0 }.joined(separator: " ")
+            print("Cached a location record: \(record.timestamp), \(String(format: "%.6f, %.6f", fix.latitude, fix.longitude))\(accuracy)"
+                + (motion.isEmpty ? "" : ", \(motion)") + ". "
                 + "\(VaultWords.count(try cache.count(), "record")) cached; `waymark vault push` uploads them.")
-        }
-
-        /// The first fix `source` reports within the timeout, or nil.
-        private func firstFix(of source: GPSDSource) async throws -> Fix? {
-            let seconds = timeout
-            return try await withThrowingTaskGroup(of: Fix?.self) { group in
-                group.addTask {
-                    for try await event in source.events() {
-                        if case let .fix(fix) = event { return fix }
-                    }
-                    return nil
-                }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(seconds))
-                    return nil
-                }
-                defer { group.cancelAll() }
-                return try await group.next() ?? nil
-            }
         }
     }
 

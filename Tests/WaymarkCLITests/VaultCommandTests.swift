@@ -288,7 +288,7 @@ struct VaultCommandTests {
                 for _ in range(200):
                     if mode == "fix":
                         report = {"class": "TPV", "mode": 3, "time": "2026-11-24T21:14:03.000Z", "lat": 46.36831, "lon": 14.11462,
-                                  "altMSL": 482.5, "eph": 4.2}
+                                  "altMSL": 482.5, "eph": 4.2, "speed": 1.39, "track": 87.4}
                     else:
                         report = {"class": "TPV", "mode": 1, "time": "2026-11-24T21:14:03.000Z"}
                     client.sendall((json.dumps(report) + "\\n").encode())
@@ -300,14 +300,18 @@ struct VaultCommandTests {
             threading.Thread(target=serve, args=(conn,), daemon=True).start()
         """
 
-    @Test("read-location: one record from gpsd's current fix is cached; no fix within the timeout is said clearly")
+    @Test("read-location: one record from gpsd's current fix is cached, with gpsd's speed and track; no fix within the timeout is said clearly")
     func readLocation() throws {
         let home = try VaultHome()
         let gpsd = try ScriptedServer(script: Self.gpsdScript, arguments: ["fix"])
         let read = try home.run(["vault", "read-location", "--gpsd", "127.0.0.1:\(gpsd.port)", "--timeout", "20"])
         #expect(read.status == 0, "\(read.both)")
-        #expect(read.stdout.contains("Cached a location record: 2026-11-24T21:14:03Z, 46.368310, 14.114620 (± 4 m). 1 record cached;"), "\(read.both)")
+        #expect(read.stdout.contains("Cached a location record: 2026-11-24T21:14:03Z, 46.368310, 14.114620 (± 4 m), 1.4 m/s heading 87°. 1 record cached;"),
+                "\(read.both)")
         #expect(try home.run(["vault", "status"]).stdout.contains("Cached records:  1"))
+        let cached = try VaultCache(path: VaultCache.defaultLocation(environment: home.environment)).pending(limit: 10).map(\.record)
+        #expect(cached == [VaultRecord(timestamp: Date(timeIntervalSince1970: 1_795_554_843), latitude: 46.36831, longitude: 14.11462,
+                                       altitude: 482.5, accuracy: 4.2, speed: 1.39, heading: 87.4)])
 
         let silent = try ScriptedServer(script: Self.gpsdScript, arguments: ["nofix"])
         let none = try home.run(["vault", "read-location", "--gpsd", "127.0.0.1:\(silent.port)", "--timeout", "1.5"])

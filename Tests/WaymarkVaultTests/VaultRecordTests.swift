@@ -89,6 +89,18 @@ import WaymarkTestSupport
         #expect(VaultRecord.records(track: []).isEmpty)
     }
 
+    @Test func aReceiversOwnSpeedAndCourseAreKeptOverDerivedOnes() throws {
+        let t = Date(timeIntervalSince1970: 1_600_000_000)
+        // Due north at 11.06 m/s between the fixes, but the receiver measured 3 m/s at 45° at the first.
+        let records = VaultRecord.records(track: [Fix(latitude: 0, longitude: 0, speed: 3, course: 45, time: t),
+                                                  Fix(latitude: 0.0001, longitude: 0, time: t + 1)])
+        #expect(records[0].speed == 3 && records[0].heading == 45)
+        #expect(abs(try #require(records[1].speed) - 11.0574) < 0.001, "the second fix has none of its own")
+        let one = VaultRecord(fix: Fix(latitude: 46, longitude: 14, altitude: 500, accuracy: 4, speed: 0.4, course: 271.5, time: t))
+        #expect(one == VaultRecord(timestamp: t, latitude: 46, longitude: 14, altitude: 500, accuracy: 4, speed: 0.4, heading: 271.5))
+        #expect(VaultRecord(fix: Fix(latitude: 46, longitude: 14, time: t)).speed == nil)
+    }
+
     @Test func aRealGPXTrackGivesOneRecordPerFixWithSpeedsAndHeadingsAsGpxpyComputesThem() throws {
         let url = Fixtures.url("tracks/around-visnjan-with-car.gpx")
         let tracks = try TrackFile.read(contentsOf: url)

@@ -23,3 +23,25 @@ public protocol LocationSource: Sendable {
     /// that says what to check.
     func events() -> AsyncThrowingStream<LocationEvent, Error>
 }
+
+extension LocationSource {
+    /// The first position the source reports within `timeout`; nil when none comes in time or
+    /// the source ends without one. The source is released (its iteration cancelled) either way;
+    /// an error of the source is thrown.
+    public func firstFix(within timeout: Duration) async throws -> Fix? {
+        try await withThrowingTaskGroup(of: Fix?.self) { group in
+            group.addTask {
+                for try await event in events() {
+                    if case let .fix(fix) = event { return fix }
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+    }
+}

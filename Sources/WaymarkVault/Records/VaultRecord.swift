@@ -38,12 +38,20 @@ public struct VaultRecord: Codable, Sendable, Hashable {
         self.datum = VaultRecord.datum
     }
 
+    /// The record of one fix, with the speed and course its receiver reported (gpsd's `speed`
+    /// and `track`), if any.
+    public init(fix: Fix) {
+        self.init(timestamp: fix.time, latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude,
+                  accuracy: fix.accuracy, speed: fix.speed, heading: fix.course)
+    }
+
     /// Records of one track's fixes, in the track's order.
     ///
-    /// Speed (m/s) and heading (degrees from true north, 0..<360) are derived geodesically from
-    /// the neighbouring fix: the next one, or the previous one for the track's last fix (then the
-    /// heading is the direction of arrival). A lone fix, two fixes at the same instant or out of
-    /// order give nil; two fixes at the same place give speed 0 and no heading.
+    /// Speed (m/s) and heading (degrees from true north, 0..<360) are the receiver's own when the
+    /// fix carries them; otherwise they are derived geodesically from the neighbouring fix: the
+    /// next one, or the previous one for the track's last fix (then the heading is the direction
+    /// of arrival). A lone fix, two fixes at the same instant or out of order give nil; two fixes
+    /// at the same place give speed 0 and no heading.
     public static func records(track: [Fix]) -> [VaultRecord] {
         track.indices.map { index in
             let fix = track[index]
@@ -54,7 +62,7 @@ public struct VaultRecord: Codable, Sendable, Hashable {
                 motion = Motion.between(track[index - 1], fix, headingAtEnd: true)
             }
             return VaultRecord(timestamp: fix.time, latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude,
-                               accuracy: fix.accuracy, speed: motion?.speed, heading: motion?.heading)
+                               accuracy: fix.accuracy, speed: fix.speed ?? motion?.speed, heading: fix.course ?? motion?.heading)
         }
     }
 
