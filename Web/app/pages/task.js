@@ -184,7 +184,7 @@ export async function render(root, context) {
       send.disabled = true;
       // The send waits in the outbox behind the note and photos, so it goes after them, offline too.
       await outbox.queueSend(id);
-      await flush(false);
+      await flush({ redraw: false });
       const left = (await outbox.list(id)).find((item) => item.kind === 'send');
       if (!left) {
         announce(t('task.sent'));
@@ -278,18 +278,19 @@ export async function render(root, context) {
   }
 
   /**
-   * Sends what waits, then shows the task as the server has it.
-   * @param {boolean} [redraw]
-   * @param {boolean} [afterRunning] the network came back: a round after any running one (see createDrain)
+   * Sends what waits, then shows the task as the server has it (unless `redraw` is false).
+   * `afterRunning`: the network came back, so the round starts after any running one, which may
+   * have just found no network (see createDrain).
+   * @param {{redraw?: boolean, afterRunning?: boolean}} options
    */
-  async function flush(redraw = true, afterRunning = false) {
+  async function flush({ redraw = true, afterRunning = false } = {}) {
     const counts = await (afterRunning ? outbox.drainAfter() : outbox.drain());
     if (counts.sent > 0) { announce(t('task.status.sent', { count: counts.sent })); await load(); }
     else if (counts.waiting > 0) announce(t('task.status.waiting'));
     if (redraw) await draw();
   }
 
-  const online = () => void flush(true, true);
+  const online = () => void flush({ afterRunning: true });
   window.addEventListener('online', online);
   await load();
   await draw();
