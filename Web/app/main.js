@@ -58,7 +58,7 @@ async function renderPage(match, shown) {
     return;
   }
   /** @type {PageContext} */
-  const context = { ...shown, title: (name) => { if (!signal.aborted) document.title = `${name} · ${i18n.t('app.name')}`; } };
+  const context = { ...shown, title: (name) => { if (!signal.aborted) showTitle(name); } };
   const result = await page.render(freshMain(), context);
   if (typeof result !== 'function') return;
   if (signal.aborted) result();
@@ -66,7 +66,12 @@ async function renderPage(match, shown) {
 }
 
 function setTitle() {
-  document.title = titleKey ? `${i18n.t(titleKey)} · ${i18n.t('app.name')}` : i18n.t('app.name');
+  showTitle(titleKey ? i18n.t(titleKey) : null);
+}
+
+/** @param {string | null} name the page's name in the title bar, before the app's */
+function showTitle(name) {
+  document.title = name ? `${name} · ${i18n.t('app.name')}` : i18n.t('app.name');
 }
 
 /** @param {string | null} path the pattern of the page shown */

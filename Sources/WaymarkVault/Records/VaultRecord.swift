@@ -61,8 +61,10 @@ public struct VaultRecord: Codable, Sendable, Hashable {
             } else if index > 0 {
                 motion = Motion.between(track[index - 1], fix, headingAtEnd: true)
             }
-            return VaultRecord(timestamp: fix.time, latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitude,
-                               accuracy: fix.accuracy, speed: fix.speed ?? motion?.speed, heading: fix.course ?? motion?.heading)
+            var record = VaultRecord(fix: fix)
+            record.speed = record.speed ?? motion?.speed
+            record.heading = record.heading ?? motion?.heading
+            return record
         }
     }
 

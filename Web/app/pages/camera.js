@@ -199,7 +199,8 @@ export async function render(root, context) {
   let shownMissing = '';
   function tick() {
     if (!alive) return;
-    // Another page took <main> without this one's cleanup (it was left while it was still drawing).
+    // Left while it was still drawing: its <main> is out of the document, and the shell runs the
+    // cleanup only once render has returned.
     if (!video.isConnected) { stop(); return; }
     const now = Date.now();
     const fix = fixes[fixes.length - 1] ?? null;
