@@ -175,6 +175,7 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
     clusters = open_from_the_map(phone, photo["id"])
     expect(page).to_have_url(re.compile(r"/photos/" + photo["id"] + "$", re.IGNORECASE))
     expect(page.get_by_role("heading", level=1)).to_have_text(title)
+    expect(page).to_have_title(f"{title} · {m['app.name']}")
     phone.shot(f"9-photo-from-the-map-after-{clusters}-clusters")
 
     # Its owner renames it and makes it private; others no longer find it.
@@ -184,6 +185,7 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
         page.get_by_role("button", name=m["photo.edit.save"]).click()
     assert patched.value.status == 200, patched.value.text()
     expect(page.get_by_role("heading", level=1)).to_have_text(title + " (mine)")
+    expect(page).to_have_title(f"{title} (mine) · {m['app.name']}")
     expect(page.locator(".photo-meta .badge")).to_have_text(m["photo.private"])
     assert [item["title"] for item in nearby(api, spot)] == TITLES, "a private photo is seen by its owner only"
     phone.shot("7-edited")
