@@ -40,6 +40,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A TLE file of navigation satellites' orbits for the /sky page (CelesTrak's GNSS group: https://celestrak.org/NORAD/elements/gp.php?GROUP=gnss&FORMAT=tle); repeat for more (default: none, /sky has no data).", valueName: "file"), completion: .file())
     var tle: [String] = []
     /// For make bench only: an unsigned endpoint that stores each request body with one INSERT.
+    @Option(name: .long, help: ArgumentHelp("A name this server is reached by (e.g. photos.example.org); repeat for more. Requests for any other name are refused (421), which stops DNS rebinding; loopback names, IP addresses and this machine's host name are always answered.", valueName: "name"))
+    var publicName: [String] = []
+    @Option(name: .long, help: ArgumentHelp("Seconds after which a connection that sends and receives nothing is closed (a request sent only in part too).", valueName: "seconds"))
+    var idleTimeout: Int = 30
     @Flag(name: .long, help: .hidden) var benchFloor = false
 
     func validate() throws {
@@ -53,6 +57,9 @@ struct Serve: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.benchFloor = benchFloor
+        configuration.publicNames = publicName
+        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 3600 seconds.") }
+        configuration.idleTimeout = idleTimeout
         configuration.registrationOpen = registration == .open
         if let tileURL {
             configuration.tiles = try Self.tiles(tileURL, attribution: tileAttribution, option: "--tile-url")

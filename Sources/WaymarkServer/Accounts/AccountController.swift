@@ -22,6 +22,10 @@ struct AccountController: Sendable {
             throw APIError(.forbidden, "registration_closed", "This server does not take new accounts; ask its administrator for one.")
         }
         let body = try request.decodeJSON(NewAccountRequest.self)
+        if let wait = await throttle.admitRegistration(address: request.remoteAddress?.ipAddress, now: service.clock.now()) {
+            request.logger.notice("account creation refused: too many from this address", metadata: ["retry_after": "\(wait)"])
+            throw Self.tooManyAttempts(wait, "Too many accounts were made from this address")
+        }
         let account: Account
         do {
             account = try await service.register(body)
@@ -36,19 +40,25 @@ struct AccountController: Sendable {
         let body = try request.decodeJSON(SignInRequest.self)
         let username = AccountRules.normalizedUsername(body.username)
         let address = request.remoteAddress?.ipAddress
-        let now = service.clock.now()
-        if let wait = await throttle.retryAfter(username: username, address: address, now: now) {
+        let ticket: SignInThrottle.Ticket
+        switch await throttle.admit(username: username, address: address, now: service.clock.now()) {
+        case .admitted(let admitted):
+            ticket = admitted
+        case .retryAfter(let wait):
             request.logger.notice("sign-in refused: too many failures", metadata: ["retry_after": "\(wait)"])
-            var error = APIError(.tooManyRequests, "too_many_attempts",
-                                 "Too many failed sign-ins; try again in \(Int((Double(wait) / 60).rounded(.up))) min.")
-            error.headers.replaceOrAdd(name: .retryAfter, value: "\(wait)")
+            throw Self.tooManyAttempts(wait, "Too many failed sign-ins")
+        }
+        let account: Account?
+        do {
+            account = try await service.checkPassword(username: body.username, password: body.password)
+        } catch {
+            await throttle.finish(ticket, succeeded: false)
             throw error
         }
-        guard let account = try await service.checkPassword(username: body.username, password: body.password) else {
-            await throttle.recordFailure(username: username, address: address, now: now)
+        await throttle.finish(ticket, succeeded: account != nil)
+        guard let account else {
             throw APIError.unauthorized("wrong_credentials", "The username or the password is wrong.")
         }
-        await throttle.recordSuccess(username: username)
         request.logger.info("signed in", metadata: ["user": "\(account.id)"])
         return try await sessionResponse(for: account, status: .ok, request: request)
     }
@@ -79,6 +89,14 @@ struct AccountController: Sendable {
     static func cookie(value: String, maxAge: Int, request: Request) -> HTTPCookies.Value {
         let secure = request.url.scheme == "https" || request.headers.first(name: "X-Forwarded-Proto")?.lowercased() == "https"
         return HTTPCookies.Value(string: value, maxAge: maxAge, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
+    }
+
+    /// 429 `too_many_attempts` with `Retry-After`: `what`, and when to try again.
+    static func tooManyAttempts(_ wait: Int, _ what: String) -> APIError {
+        let when = wait < 60 ? "\(wait) s" : "\(Int((Double(wait) / 60).rounded(.up))) min"
+        var error = APIError(.tooManyRequests, "too_many_attempts", "\(what); try again in \(when).")
+        error.headers.replaceOrAdd(name: .retryAfter, value: "\(wait)")
+        return error
     }
 
     /// The API's answer to an account problem.

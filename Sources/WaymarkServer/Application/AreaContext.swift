@@ -21,6 +21,8 @@ struct AreaContext {
     let photos: PhotoController
     /// The offline gazetteer (place names), loaded when first needed.
     let gazetteer: GazetteerLoader
+    /// The server's receipt signing key (``ReceiptKeyFile``), loaded or made at start.
+    let receiptKey: ReceiptSigningKey
 
     var database: ServerDatabase { app.serverDatabase }
 }

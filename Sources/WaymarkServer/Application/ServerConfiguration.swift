@@ -13,6 +13,11 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// The TCP port to listen on.
     public var port: Int = 8080
+    /// The names this server is reached by (`waymark serve --public-name`), beside the ones it
+    /// always answers (``HostCheckMiddleware``): a request for another `Host` is refused (421).
+    public var publicNames: [String] = []
+    /// Seconds after which a connection that neither reads nor writes is closed (`--idle-timeout`).
+    public var idleTimeout = 30
     /// Also serve `POST /bench/floor`, one unsigned INSERT per request, the floor that
     /// `make bench` compares the route API with (`waymark serve --bench-floor`, hidden). Never in production.
     public var benchFloor = false

@@ -28,6 +28,10 @@ public func buildApplication(
 func configure(_ app: Application, _ configuration: ServerConfiguration, _ dependencies: ServerDependencies) async throws {
     app.http.server.configuration.hostname = configuration.host
     app.http.server.configuration.port = configuration.port
+    // A connection that neither reads nor writes for this long is closed: idle keep-alive
+    // connections, and a request sent only in part (#34: 5,000 idle connections were held, and a
+    // partial request for over a minute).
+    app.http.server.configuration.idleTimeout = .seconds(Int64(configuration.idleTimeout))
     app.routes.defaultMaxBodySize = ByteCount(value: ServerConfiguration.maxBodySize)
 
     try await app.useDatabase(configuration)
@@ -39,20 +43,24 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     // Image work (probing, derivatives) on threads of its own, beside the password hashes.
     let media = NIOThreadPool(numberOfThreads: 2)
     media.start()
+    // Anonymous QR decoding on a thread of its own, so that it never holds up photo uploads.
+    let qrDecoding = NIOThreadPool(numberOfThreads: 1)
+    qrDecoding.start()
     let blobs = try FileBlobStore(root: configuration.dataDirectory.appendingPathComponent("blobs"))
     let accounts = AccountService(accounts: stores.accounts, sessions: stores.sessions, hasher: hasher, clock: clock)
-    app.lifecycle.use(Housekeeping(stores: stores, hasher: hasher, media: media, clock: clock))
+    app.lifecycle.use(Housekeeping(stores: stores, hasher: hasher, pools: [media, qrDecoding], clock: clock))
 
     // Security headers outermost, so that every answer has them, errors too; then errors as
-    // JSON; one log line per request (method and path only: no query, headers or body; Vapor
+    // JSON; only the names this server is reached by; one log line per request (method and path only: no query, headers or body; Vapor
     // gives each request an id); a declared body over the limit; the cross-site check before
     // anything reads the cookie; the web app's files.
     app.middleware = Middlewares()
     app.middleware.use(SecurityHeadersMiddleware(imageOrigins: configuration.tileOrigins, vaultOrigins: configuration.vaultOrigins))
     app.middleware.use(JSONErrorMiddleware())
+    app.middleware.use(HostCheckMiddleware(configuration: configuration))
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(BodySizeLimitMiddleware())
-    app.middleware.use(CrossSiteRequestGuard())
+    app.middleware.use(CrossSiteRequestGuard(service: accounts))
     if let web = configuration.web {
         app.middleware.use(try WebAppMiddleware(location: web))
     }
@@ -97,19 +105,23 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     // Photos and places (§3.6, §3.7): browsing needs no account.
     let uploader = PhotoUploader(photos: stores.photos, blobs: blobs, media: media, clock: clock, locks: BlobLocks())
     let gazetteer = GazetteerLoader.fromEnvironment(logger: app.logger)
-    let photos = PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader, gazetteer: gazetteer)
+    // The receipt signing key (made on the first start) also keys the lists' cursors.
+    let directory = configuration.dataDirectory, logger = app.logger
+    let receiptKey = try await media.runIfActive { try ReceiptKeyFile.loadOrCreate(in: directory, logger: logger) }
+    let photos = PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader, gazetteer: gazetteer,
+                                 cursors: CursorSeal(deriving: receiptKey.privateKey.rawRepresentation))
     photos.register(on: sessions)
 
     // Receipts, field inspection (§3.10) and rephotography (§3.9), each in its own folder.
     let areas = AreaContext(app: app, configuration: configuration, clock: clock, sessions: sessions, signedIn: signedIn,
-                            stores: stores, blobs: blobs, media: media, photos: photos, gazetteer: gazetteer)
+                            stores: stores, blobs: blobs, media: media, photos: photos, gazetteer: gazetteer, receiptKey: receiptKey)
     try await ReceiptArea.register(areas)
     try await TaskArea.register(areas)
     try await FieldPathArea.register(areas)
     try await SceneArea.register(areas)
 
     // The /vault page's QR sign-in from a photo (§3.11): no account, nothing stored.
-    QRDecodeController(media: media).register(on: app.routes)
+    QRDecodeController(media: qrDecoding).register(on: app.routes)
 
     // The /sky page's satellites (#15): no account, nothing stored.
     SkyController(orbits: configuration.orbitData, clock: clock).register(on: app.routes)
@@ -149,13 +161,13 @@ final class Housekeeping: LifecycleHandler, Sendable {
     private let task = NIOLockedValueBox<RepeatedTask?>(nil)
     let stores: ServerStores
     let hasher: PasswordHasher
-    let media: NIOThreadPool
+    let pools: [NIOThreadPool]
     let clock: WallClock
 
-    init(stores: ServerStores, hasher: PasswordHasher, media: NIOThreadPool, clock: WallClock) {
+    init(stores: ServerStores, hasher: PasswordHasher, pools: [NIOThreadPool], clock: WallClock) {
         self.stores = stores
         self.hasher = hasher
-        self.media = media
+        self.pools = pools
         self.clock = clock
     }
 
@@ -179,6 +191,6 @@ final class Housekeeping: LifecycleHandler, Sendable {
     func shutdownAsync(_ application: Application) async {
         task.withLockedValue { $0?.cancel(); $0 = nil }
         try? await hasher.shutdown()
-        try? await media.shutdownGracefully()
+        for pool in pools { try? await pool.shutdownGracefully() }
     }
 }

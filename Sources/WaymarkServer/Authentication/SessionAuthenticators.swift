@@ -1,4 +1,5 @@
 import Vapor
+import WaymarkAPI
 
 /// An account signed in by a session token, from the cookie or the `Authorization` header.
 struct SignedInUser: Authenticatable {
@@ -45,12 +46,17 @@ struct BearerTokenAuthenticator: AsyncRequestAuthenticator {
     }
 }
 
-/// The `waymark_session` cookie of the web pages.
+/// The `waymark_session` cookie of the web pages. A request that carries an `Authorization`
+/// header is never signed in by the cookie, whether or not the header's token is good (#34: an
+/// invalid bearer token fell back to the cookie), and neither is a write that the cross-site
+/// check let through for its header alone.
 struct SessionCookieAuthenticator: AsyncRequestAuthenticator {
     let service: AccountService
 
     func authenticate(request: Request) async throws {
-        guard !request.auth.has(SignedInUser.self), let token = request.cookies[sessionCookieName]?.string,
+        guard !request.auth.has(SignedInUser.self), !request.headers.contains(name: .authorization),
+              !CrossSiteRequestGuard.cameFromAnotherSite(request),
+              let token = request.cookies[sessionCookieName]?.string,
               let found = try await service.authenticate(token: token)
         else { return }
         request.auth.login(SignedInUser(account: found.account, session: found.session, via: .cookie))
@@ -68,26 +74,44 @@ extension SignedInUser {
 
 /// Refuses a write that a page of another site made the browser send (DESIGN §3.5): a `POST`,
 /// `PUT`, `PATCH` or `DELETE` whose `Origin` is not this server's, or whose `Sec-Fetch-Site`
-/// is `cross-site`, answers 403 — unless it authenticates by a header that a page of another
-/// site cannot set without the server's consent (a bearer token or a request signature).
+/// is `cross-site`, answers 403 — unless a header that a page of another site cannot set without
+/// the server's consent actually authenticates it: a bearer token that is a live session's
+/// (checked here), or a request signature on the route API, whose every route refuses a
+/// request whose signature is not right (401) before its handler runs. A bearer token that is
+/// no session's, or a signature header on any other route, is refused as any cross-site write is
+/// (#34: the mere presence of either header skipped the check).
 ///
 /// It applies to every write, not only to those that carry the cookie: a cross-site form that
 /// signs someone in to an account of the attacker's is refused too.
 struct CrossSiteRequestGuard: AsyncMiddleware {
+    let service: AccountService
+
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        if Self.isRefused(request) {
-            throw APIError(.forbidden, "cross_site_request", "This request came from a page of another site; it is refused.")
+        guard Self.cameFromAnotherSite(request) else { return try await next.respond(to: request) }
+        if let header = request.headers.first(name: .authorization) {
+            if let token = BearerTokenAuthenticator.token(in: header), let found = try await service.authenticate(token: token) {
+                request.auth.login(SignedInUser(account: found.account, session: found.session, via: .authorizationHeader))
+                return try await next.respond(to: request)
+            }
+        } else if request.headers.contains(name: APIHeader.signature), Self.isSignedRoute(request.url.path) {
+            return try await next.respond(to: request)
         }
-        return try await next.respond(to: request)
+        throw APIError(.forbidden, "cross_site_request", "This request came from a page of another site; it is refused.")
     }
 
-    static func isRefused(_ request: Request) -> Bool {
+    /// Whether `request` is a write sent from a page of another site: its `Sec-Fetch-Site` is
+    /// `cross-site`, or its `Origin` is not this server's.
+    static func cameFromAnotherSite(_ request: Request) -> Bool {
         guard [.POST, .PUT, .PATCH, .DELETE].contains(request.method) else { return false }
         let headers = request.headers
-        if headers.contains(name: .authorization) || headers.contains(name: "X-API-Sig") { return false }
         if headers.first(name: "Sec-Fetch-Site")?.lowercased() == "cross-site" { return true }
         guard let origin = headers.first(name: .origin) else { return false }
         return !isSameOrigin(origin, host: headers.first(name: .host))
+    }
+
+    /// The routes of the route API (DESIGN §3.3), every one behind ``SignatureAuthenticator``.
+    static func isSignedRoute(_ path: String) -> Bool {
+        path == "/route" || path == "/api/v1/routes" || path.hasPrefix("/api/v1/routes/")
     }
 
     /// Whether an `Origin` names the host (and port) the request was sent to.

@@ -28,7 +28,10 @@ struct KeyController: Sendable {
         request.logger.info("device key created", metadata: ["user": "\(user.account.id)", "key": "\(consumer.apiKey)"])
         let created = NewDeviceKeyDTO(key: consumer.apiKey, secret: consumer.secret, name: consumer.name,
                                       createdAt: Int(consumer.createdAt.timeIntervalSince1970))
-        return try Response.json(created, status: .created)
+        // The secret is shown once: no cache may keep it.
+        let response = try Response.json(created, status: .created)
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
     }
 
     @Sendable func list(_ request: Request) async throws -> Response {

@@ -192,6 +192,17 @@ paths:
                 $ref: "#/components/schemas/Error"
         "413":
           $ref: "#/components/responses/PayloadTooLarge"
+        "429":
+          description: "Ten accounts were made from this client address within the hour (too_many_attempts)."
+          headers:
+            Retry-After:
+              description: Seconds until another account may be made.
+              schema:
+                type: integer
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
         "500":
           $ref: "#/components/responses/InternalError"
   /api/v1/sessions:
@@ -221,7 +232,7 @@ paths:
         "413":
           $ref: "#/components/responses/PayloadTooLarge"
         "429":
-          description: "Ten failed sign-ins for this username or client address within 15 minutes (too_many_attempts)."
+          description: "An attempt for this username is being checked, or it failed ten times within 15 minutes and must wait a growing delay (1 s, 2 s, 4 s …), or this client address failed 30 times (too_many_attempts)."
           headers:
             Retry-After:
               description: Seconds until another attempt is allowed.
@@ -743,6 +754,7 @@ paths:
               properties:
                 title: {type: string, maxLength: 200, pattern: '^[^\x00-\x1F\x7F-\x9F]*$'}
                 visibility: {type: string, enum: [public, private]}
+                usePhotoPlace: {type: boolean, description: "With visibility public: publish a place that was read from the photo's own GPS tags; without it such a place is removed."}
                 latitude: {type: ["number", "null"], minimum: -90, maximum: 90}
                 longitude: {type: ["number", "null"], minimum: -180, maximum: 180}
       responses:
@@ -764,6 +776,12 @@ paths:
           $ref: "#/components/responses/AccountForbidden"
         "404":
           description: "Not the account's photo, or no such photo (not_found)."
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+        "409":
+          description: "The photo was sent with an inspection task; as evidence it cannot be changed (photo_sent)."
           content:
             application/json:
               schema:

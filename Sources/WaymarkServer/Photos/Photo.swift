@@ -7,6 +7,16 @@ enum Visibility: String, Sendable, Codable {
     case `private`
 }
 
+/// Where a photo's place came from (#34): a place read from the photo's own GPS tags is
+/// published only when its owner says so (`usePhotoPlace`), on upload or when the photo is later
+/// made public.
+enum PlaceSource: String, Sendable, Codable {
+    /// The fields the phone sent with the photo, or a later edit: the owner gave it.
+    case client
+    /// The photo's own GPS tags.
+    case file
+}
+
 /// A place on WGS-84, in degrees and metres.
 struct Place: Sendable, Equatable {
     var latitude: Double
@@ -24,6 +34,8 @@ struct Photo: Sendable, Equatable {
     var capturedAt: Date
     var uploadedAt: Date
     var place: Place?
+    /// Where ``place`` came from; `client` for photos stored before it was kept.
+    var placeSource: PlaceSource = .client
     /// Degrees clockwise from true north that the camera looked.
     var azimuth: Double?
     /// Degrees above the horizon.
@@ -134,25 +146,23 @@ struct NearbyCursor: Sendable, Equatable, Codable {
         return id.uuidString > other.id.uuidString
     }
 
-    /// The opaque text of the cursor (base64url of its JSON).
-    var text: String {
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return RandomToken.base64URL(Array(data))
-    }
-
-    /// A cursor from its text, or `nil` when it is not one.
-    init?(text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard text.count <= 512, let data = Data(base64Encoded: base64),
-              let cursor = try? JSONDecoder().decode(NearbyCursor.self, from: data),
-              cursor.distance.isFinite, cursor.capturedAt.isFinite
-        else { return nil }
-        self = cursor
+    /// Whether the position can be one of a search within `radius`: a distance from 0 to the
+    /// radius and a finite time (a sealed cursor is one the server gave, but its search may have
+    /// been another's; this keeps a store's loops within their bounds whatever the cursor).
+    func fits(radius: Double) -> Bool {
+        distance.isFinite && capturedAt.isFinite && distance >= 0 && distance <= radius
     }
 }
 
 extension NearbyQuery {
+    /// The list a cursor of this search belongs to (``CursorSeal``): `kind` (`nearby-photos`,
+    /// `nearby-scenes`) and every parameter that decides which photos the search finds and in
+    /// what order; the viewer is left out, so a page after signing in or out goes on.
+    func cursorBinding(_ kind: String) -> String {
+        [kind, "\(latitude)", "\(longitude)", "\(radius)", order.rawValue,
+         from.map { "\($0.timeIntervalSince1970)" } ?? "-", to.map { "\($0.timeIntervalSince1970)" } ?? "-"].joined(separator: "|")
+    }
+
     /// Sorts candidates already within the radius, drops those up to the cursor, keeps one page.
     /// - Returns: The page and whether more follow.
     func page(of candidates: [NearbyPhoto]) -> (items: [NearbyPhoto], more: Bool) {

@@ -8,8 +8,8 @@ import WaymarkCore
 /// A cell of level L is a 2^L × 2^L grid square; the tiles of zoom z are cut into the cells of
 /// level z + 2 (4 × 4 per tile, 64 px each). Levels 2…18 (zooms 0…16, a street) are kept;
 /// closer zooms read the photos themselves. A row holds the count, the sums of the coordinates (for the
-/// mean), the extent (which may stay wider than the photos after some are deleted), and the
-/// newest photo, recomputed from the level below when it goes.
+/// mean), the extent and the newest photo, both recomputed from the level below when a photo
+/// on the extent, or the newest, goes.
 enum PhotoCellIndex {
     static let table = "photo_cells"
     static let levels = 2...18
@@ -84,9 +84,10 @@ enum PhotoCellIndex {
         }
     }
 
-    /// Takes a photo out (if it was counted); when it was a cell's newest, the cell's newest is
-    /// found again, from the photos themselves at the closest level and from the four cells
-    /// below at every other.
+    /// Takes a photo out (if it was counted). When it was a cell's newest, or lay on the cell's
+    /// extent, the cell's newest and extent are found again, from the photos themselves at the
+    /// closest level and from the four cells below at every other: a cluster's box never keeps
+    /// the corner of a photo that was made private, moved or deleted (#34).
     static func remove(_ photo: Photo, on sql: any SQLDatabase) async throws {
         guard counts(photo), let place = photo.place else { return }
         for level in levels.reversed() {
@@ -97,29 +98,34 @@ enum PhotoCellIndex {
                 WHERE level = \(bind: level) AND cx = \(bind: Int64(cell.x)) AND cy = \(bind: Int64(cell.y))
                 """).run()
             try await sql.raw("DELETE FROM \(ident: table) WHERE level = \(bind: level) AND cx = \(bind: Int64(cell.x)) AND cy = \(bind: Int64(cell.y)) AND count <= 0").run()
-            guard let row = try await row(key, on: sql), row.newest == photo.id else { continue }
+            guard let row = try await row(key, on: sql) else { continue }
+            let onEdge = place.latitude <= row.minLatitude || place.latitude >= row.maxLatitude
+                || place.longitude <= row.minLongitude || place.longitude >= row.maxLongitude
+            guard row.newest == photo.id || onEdge else { continue }
+            var rest = PhotoClusters.Cell()
             var newest: (id: UUID, at: Double)?
+            func consider(_ id: UUID, _ at: Double) {
+                if newest.map({ at > $0.at || (at == $0.at && id.uuidString > $0.id.uuidString) }) ?? true { newest = (id, at) }
+            }
             if level == levels.upperBound {
                 // The closest level's cell is small: its photos are read.
                 for candidate in try await SQLPhotoStore.photos(in: key.box, visible: .public, on: sql) where counts(candidate) && candidate.id != photo.id {
                     guard let spot = candidate.place,
                           MapTile.cell(level: level, latitude: spot.latitude, longitude: spot.longitude) == (cell.x, cell.y) else { continue }
-                    let at = candidate.capturedAt.timeIntervalSince1970
-                    if newest.map({ at > $0.at || (at == $0.at && candidate.id.uuidString > $0.id.uuidString) }) ?? true {
-                        newest = (candidate.id, at)
-                    }
+                    rest.add(candidate)
+                    consider(candidate.id, candidate.capturedAt.timeIntervalSince1970)
                 }
             } else {
                 for child in key.children {
-                    guard let below = try await self.row(child, on: sql), let id = below.newest else { continue }
-                    if newest.map({ below.newestCapturedAt > $0.at || (below.newestCapturedAt == $0.at && id.uuidString > $0.id.uuidString) }) ?? true {
-                        newest = (id, below.newestCapturedAt)
-                    }
+                    guard let below = try await self.row(child, on: sql) else { continue }
+                    rest.merge(below)
+                    if let id = below.newest { consider(id, below.newestCapturedAt) }
                 }
             }
-            guard let newest else { continue }
+            guard let newest, rest.count > 0 else { continue }
             try await sql.raw("""
-                UPDATE \(ident: table) SET newest_id = \(bind: newest.id.uuidString), newest_at = \(bind: newest.at) \
+                UPDATE \(ident: table) SET newest_id = \(bind: newest.id.uuidString), newest_at = \(bind: newest.at), \
+                min_lat = \(bind: rest.minLatitude), min_lon = \(bind: rest.minLongitude), max_lat = \(bind: rest.maxLatitude), max_lon = \(bind: rest.maxLongitude) \
                 WHERE level = \(bind: level) AND cx = \(bind: Int64(cell.x)) AND cy = \(bind: Int64(cell.y))
                 """).run()
         }

@@ -94,6 +94,18 @@ enum PhotoClusters {
                 newestCapturedAt = captured
             }
         }
+
+        /// Adds another cell's photos (its count and extent; its sums too).
+        mutating func merge(_ other: Cell) {
+            guard other.count > 0 else { return }
+            count += other.count
+            sumLatitude += other.sumLatitude
+            sumLongitude += other.sumLongitude
+            minLatitude = min(minLatitude, other.minLatitude)
+            minLongitude = min(minLongitude, other.minLongitude)
+            maxLatitude = max(maxLatitude, other.maxLatitude)
+            maxLongitude = max(maxLongitude, other.maxLongitude)
+        }
     }
 
     /// Groups `photos` (those with a place in the tile; others are ignored) by cell.

@@ -8,16 +8,20 @@ import WaymarkCore
 struct PhotoEdit: Decodable, Sendable {
     var title: String?
     var visibility: String?
+    /// With `visibility: public`: the owner confirms that a place read from the photo's own GPS
+    /// tags may be published (seed 004's checkbox); without it such a place is removed.
+    var usePhotoPlace: Bool?
     var latitude: Double??
     var longitude: Double??
 
-    enum CodingKeys: String, CodingKey { case title, visibility, latitude, longitude }
+    enum CodingKeys: String, CodingKey { case title, visibility, usePhotoPlace, latitude, longitude }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         // Absent leaves them as they are; null is no title or visibility, and is refused.
         title = container.contains(.title) ? try container.decode(String.self, forKey: .title) : nil
         visibility = container.contains(.visibility) ? try container.decode(String.self, forKey: .visibility) : nil
+        usePhotoPlace = try container.decodeIfPresent(Bool.self, forKey: .usePhotoPlace)
         latitude = container.contains(.latitude) ? .some(try container.decodeNil(forKey: .latitude) ? nil : try container.decode(Double.self, forKey: .latitude)) : nil
         longitude = container.contains(.longitude) ? .some(try container.decodeNil(forKey: .longitude) ? nil : try container.decode(Double.self, forKey: .longitude)) : nil
     }
@@ -42,7 +46,8 @@ extension PhotoController {
         do {
             let upload: MultipartUpload
             do {
-                upload = try await MultipartUpload.read(request, filePart: "photo", into: temporary, maxFileBytes: PhotoUploader.maxBytes)
+                upload = try await MultipartUpload.read(request, filePart: "photo", into: temporary, fields: PhotoFields.names,
+                                                       maxFileBytes: PhotoUploader.maxBytes)
             } catch let problem as MultipartUpload.Problem {
                 throw Self.error(problem)
             }
@@ -119,21 +124,24 @@ extension PhotoController {
         let photo = try await visiblePhoto(request)
         guard photo.ownerID == user.account.id, let file = blobs.file(sha256: photo.sha256, derivative: nil) else { throw Self.notFound }
         let response = try await serve(file, photo: photo, tag: String(photo.sha256.prefix(32)), type: photo.mime, request: request)
-        response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=31536000, immutable")
+        response.headers.replaceOrAdd(name: .cacheControl, value: "private, no-cache")
         return response
     }
 
-    /// A stored image, with a strong ETag from its content, a long cache lifetime (private for a
-    /// private photo), and `Range` (Vapor's file streaming answers 206 and 304).
+    /// A stored image, with a strong ETag from its content, `no-cache` (a cache asks again each
+    /// time and gets 304 while the photo may still be seen, so a photo made private is not kept
+    /// by a shared cache, #34; `private` for a private photo), and `Range` (Vapor's file
+    /// streaming answers 206 and 304).
     private func serve(_ file: URL, photo: Photo, tag: String, type: String, request: Request) async throws -> Response {
         let etag = "\"\(tag)\""
+        let caching = photo.visibility == .public ? "public, no-cache" : "private, no-cache"
         if request.headers.first(name: .ifNoneMatch) == etag {
-            return Response(status: .notModified, headers: ["ETag": etag])
+            return Response(status: .notModified, headers: ["ETag": etag, "Cache-Control": caching])
         }
         let response = try await request.fileio.asyncStreamFile(at: file.path)
         response.headers.replaceOrAdd(name: .eTag, value: etag)
         response.headers.replaceOrAdd(name: .contentType, value: type)
-        response.headers.replaceOrAdd(name: .cacheControl, value: photo.visibility == .public ? "public, max-age=31536000, immutable" : "private, max-age=31536000, immutable")
+        response.headers.replaceOrAdd(name: .cacheControl, value: caching)
         return response
     }
 
@@ -142,6 +150,11 @@ extension PhotoController {
         var photo = try await visiblePhoto(request)
         guard photo.ownerID == user.account.id else { throw Self.notFound }
         let edit = try request.decodeJSON(PhotoEdit.self)
+        // Evidence sent with an inspection task stays as the agency received it (#34).
+        if try await TaskPhotoGuard.isSent(photoID: photo.id, on: request.application.serverDatabase) {
+            throw Self.photoSent
+        }
+        let wasPublic = photo.visibility == .public
         if let title = edit.title {
             let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
             guard trimmed.unicodeScalars.count <= 200, !AccountRules.hasControlCharacters(title) else {
@@ -163,12 +176,36 @@ extension PhotoController {
                 throw APIError.badRequest("invalid_place", "latitude must be −90 to 90 and longitude −180 to 180.")
             }
             photo.place = Place(latitude: latitude, longitude: longitude)
+            photo.placeSource = .client
         default:
             throw APIError.badRequest("invalid_place", "latitude and longitude go together: give both, or both null to remove the place.")
         }
+        // A place read from the photo's own GPS tags is published only when the owner says so,
+        // as on upload: made public without `usePhotoPlace`, the photo loses it.
+        if !wasPublic, photo.visibility == .public, photo.placeSource == .file, edit.usePhotoPlace != true {
+            photo.place = nil
+        }
         try await photos.update(photo)
+        if (photo.visibility == .public) != wasPublic {
+            try await follow(photo)
+        }
         var owners = OwnerCache(accounts: accounts)
         return try Response.json(try await owners.dto(photo, distance: nil, viewer: user.account.id))
+    }
+
+    /// 409 `photo_sent`: the photo is evidence of a task that was sent.
+    static let photoSent = APIError(.conflict, "photo_sent", "This photo was sent with an inspection task, so it is evidence and can never be changed or deleted.")
+
+    /// Gives the photos that follow `photo` (a scene's feet shot its reference) its visibility.
+    private func follow(_ photo: Photo) async throws {
+        for id in try await companions.following(photo.id) {
+            guard var companion = try await photos.photo(id: id), companion.ownerID == photo.ownerID,
+                  companion.visibility != photo.visibility
+            else { continue }
+            companion.visibility = photo.visibility
+            if photo.visibility == .public, companion.placeSource == .file { companion.place = nil }
+            try await photos.update(companion)
+        }
     }
 
     @Sendable func delete(_ request: Request) async throws -> Response {
@@ -178,7 +215,7 @@ extension PhotoController {
         do {
             guard try await remove(photo) else { throw Self.notFound }
         } catch PhotoStoreError.evidence {
-            throw APIError(.conflict, "photo_sent", "This photo was sent with an inspection task, so it is evidence and can never be deleted.")
+            throw Self.photoSent
         }
         request.logger.info("photo deleted", metadata: ["photo": "\(photo.id)"])
         return Response(status: .noContent)
@@ -234,6 +271,8 @@ extension PhotoController {
             return APIError(.payloadTooLarge, "payload_too_large", "The photo is larger than 100 MB.")
         case .fieldTooLong(let name):
             return .badRequest("invalid_field", "\(name) is too long.")
+        case .tooManyParts:
+            return .badRequest("invalid_multipart", "The form has more than \(MultipartFormLimits.defaultMaxParts) parts; send the photo and its fields only.")
         }
     }
 

@@ -14,6 +14,10 @@ struct PhotoController: Sendable {
     let uploader: PhotoUploader
     /// The gazetteer's places for the maps of photos' PDFs, loaded when the first is asked for.
     let gazetteer: GazetteerLoader
+    /// Seals the nearby search's cursors (only those this server gave for the same search are read back).
+    let cursors: CursorSeal
+    /// Photos whose visibility follows another's (a scene's feet shot), registered by their areas.
+    let companions = PhotoCompanions()
 
     /// Registers the routes on a builder whose requests may carry a session (none is required to
     /// browse); writes need a signed-in account.
@@ -44,14 +48,14 @@ struct PhotoController: Sendable {
     }
 
     @Sendable func nearby(_ request: Request) async throws -> Response {
-        let query = try Self.query(request, viewer: request.auth.get(SignedInUser.self)?.account.id)
+        let query = try Self.query(request, viewer: request.auth.get(SignedInUser.self)?.account.id, cursors: cursors)
         let page = try await photos.nearby(query)
         var owners = OwnerCache(accounts: accounts)
         var items: [PhotoDTO] = []
         for found in page.items {
             items.append(try await owners.dto(found.photo, distance: found.distance, viewer: query.viewer))
         }
-        let next = page.more ? page.items.last.map { NearbyCursor($0).text } : nil
+        let next = page.more ? page.items.last.map { cursors.text(NearbyCursor($0), binding: query.cursorBinding(Self.cursorKind)) } : nil
         return try Response.json(WaymarkAPI.Page(items: items, next: next))
     }
 
@@ -74,7 +78,10 @@ struct PhotoController: Sendable {
     static let notFound = APIError(.notFound, "not_found", "No photo has this id.")
 
     /// Reads and checks the search parameters, naming the one at fault.
-    static func query(_ request: Request, viewer: UUID?) throws -> NearbyQuery {
+    /// What the nearby search's cursors are bound to (``NearbyQuery/cursorBinding(_:)``).
+    static let cursorKind = "nearby-photos"
+
+    static func query(_ request: Request, viewer: UUID?, cursors: CursorSeal) throws -> NearbyQuery {
         func number(_ name: String) throws -> Double? {
             guard let text = try? request.query.get(String.self, at: name) else { return nil }
             guard let value = Double(text), value.isFinite else {
@@ -115,9 +122,9 @@ struct PhotoController: Sendable {
         query.from = try instant("from")
         query.to = try instant("to")
         if let text = try? request.query.get(String.self, at: "cursor"), !text.isEmpty {
-            guard let cursor = NearbyCursor(text: text) else {
-                throw APIError.badRequest("invalid_cursor", "cursor is not one this server gave; start again without it.")
-            }
+            guard let cursor = cursors.open(NearbyCursor.self, from: text, binding: query.cursorBinding(Self.cursorKind)),
+                  cursor.fits(radius: query.radius)
+            else { throw APIError.invalidCursor }
             query.after = cursor
         }
         return query

@@ -51,8 +51,11 @@ struct SQLPhotoStore: PhotoStore {
     /// The receipt's columns, written with a new photo and read only by ``receipt(of:)``.
     static let receiptColumns = ["receipt_metadata", "receipt_sha256_metadata", "receipt_received_at", "receipt_signature", "receipt_public_key"]
 
+    /// Where the place came from (``AddPhotoPlaceSource``), after the receipts.
+    static let placeSourceColumns = ["place_source"]
+
     /// What a read of a photo selects.
-    static let readColumns = columns + centroidColumns
+    static let readColumns = columns + centroidColumns + placeSourceColumns
 
     /// The columns of ``readColumns`` as read from the photos table `p`.
     private static let selected = SQLQueryString(readColumns.map { "p.\($0)" }.joined(separator: ", "))
@@ -69,9 +72,9 @@ struct SQLPhotoStore: PhotoStore {
             guard let sql = connection as? any SQLDatabase else { throw PhotoStoreError.notSQL }
             // In slices: a statement has at most 32,766 bind parameters on SQLite, 65,535 on PostgreSQL.
             for slice in stride(from: 0, to: photos.count, by: 1_000).map({ photos[$0..<min($0 + 1_000, photos.count)] }) {
-                var insert = sql.insert(into: CreatePhotos.table).columns(Self.columns + Self.centroidColumns + Self.receiptColumns + (postgres ? ["place"] : []))
+                var insert = sql.insert(into: CreatePhotos.table).columns(Self.columns + Self.centroidColumns + Self.receiptColumns + Self.placeSourceColumns + (postgres ? ["place"] : []))
                 for photo in slice {
-                    var values: [any SQLExpression] = Self.binds(photo) + Self.centroidBinds(photo) + Self.receiptBinds(photo)
+                    var values: [any SQLExpression] = Self.binds(photo) + Self.centroidBinds(photo) + Self.receiptBinds(photo) + [Self.placeSourceBind(photo)]
                     if postgres {
                         if let place = photo.place {
                             values.append(Self.geography(latitude: place.latitude, longitude: place.longitude))
@@ -117,6 +120,7 @@ struct SQLPhotoStore: PhotoStore {
                 .set("longitude", to: photo.place.map { SQLBind($0.longitude) as any SQLExpression } ?? SQLLiteral.null)
                 .set("altitude", to: photo.place?.altitude.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
                 .set("accuracy", to: photo.place?.accuracy.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
+                .set("place_source", to: Self.placeSourceBind(photo))
             if postgres {
                 update = update.set("place", to: photo.place.map {
                     Self.geography(latitude: $0.latitude, longitude: $0.longitude) as any SQLExpression
@@ -205,13 +209,17 @@ struct SQLPhotoStore: PhotoStore {
             // or is the whole radius. Everything inside it is read, so its nearest are exact, and
             // a search in a city of a hundred thousand photos reads a few hundred, not all. The
             // first circle is sized by the map's cell counts to hold about 1.5 pages.
-            let skipped = query.after?.distance ?? 0
+            // The cursor's distance is within 0…radius (``NearbyCursor/fits(radius:)``), and the
+            // circle grows at least 1.5× a step from at least 10 m, so it is the whole radius
+            // within ``maxProbes`` steps; the last step reads the whole radius whatever came before.
+            let skipped = min(max(query.after?.distance ?? 0, 0), query.radius)
             var probe = min(query.radius, skipped + Self.firstProbe)
             if let density = try await PhotoCellIndex.density(latitude: query.latitude, longitude: query.longitude, atLeast: query.limit + 1, on: sql) {
                 let wanted = 1.5 * Double(query.limit + 1) / (.pi * density)
                 probe = min(query.radius, max(skipped + 10, (skipped * skipped + wanted).squareRoot()))
             }
-            while true {
+            for step in 1...Self.maxProbes {
+                if step == Self.maxProbes { probe = query.radius }
                 let rest = query.rest(of: try await candidates(within: probe, query, on: sql))
                 // A photo left outside is farther than `probe`; its distance rounds to at least probe − 0.5 mm.
                 if probe >= query.radius || (rest.count > query.limit && rest[query.limit - 1].distance < probe - 0.001) {
@@ -219,8 +227,9 @@ struct SQLPhotoStore: PhotoStore {
                 }
                 // Grow by the density seen so far (area ∝ r²), by 1.5× to 4× a step.
                 let grow = rest.isEmpty ? 4 : min(4, max(1.5, (Double(query.limit + 1) / Double(rest.count)).squareRoot() * 1.25))
-                probe = min(query.radius, probe * grow)
+                probe = min(query.radius, max(probe, 10) * grow)
             }
+            preconditionFailure("the last probe reads the whole radius")
         case .recent:
             if sql.dialect.name == "postgresql" { return try await newestInWindows(query, on: sql) }
             return try await newest(query, on: sql)
@@ -344,6 +353,10 @@ struct SQLPhotoStore: PhotoStore {
     private static func nearbyPhoto(from row: any SQLRow) throws -> NearbyPhoto {
         NearbyPhoto(photo: try photo(from: row), distance: try row.decode(column: "distance", as: Double.self))
     }
+
+    /// The most circles a nearest-first search on SQLite reads: from 10 m, 1.5× a step reaches
+    /// 50 km in 22.
+    static let maxProbes = 24
 
     /// The first circle a nearest-first search reads, in metres beyond the cursor, where the map's
     /// cells know too few photos to size it.
@@ -570,6 +583,11 @@ struct SQLPhotoStore: PhotoStore {
         ]
     }
 
+    /// `place_source`: NULL without a place.
+    static func placeSourceBind(_ photo: Photo) -> any SQLExpression {
+        photo.place == nil ? SQLLiteral.null : SQLBind(photo.placeSource.rawValue)
+    }
+
     static func centroidBinds(_ photo: Photo) -> [any SQLExpression] {
         guard let centroid = photo.centroid else { return [SQLLiteral.null, SQLLiteral.null, SQLLiteral.null] }
         return [SQLBind(centroid.latitude), SQLBind(centroid.longitude), SQLBind(Int64(centroid.samples))]
@@ -609,7 +627,7 @@ struct SQLPhotoStore: PhotoStore {
                           altitude: try row.decode(column: "altitude", as: Double?.self),
                           accuracy: try row.decode(column: "accuracy", as: Double?.self))
         }
-        return Photo(
+        var photo = Photo(
             id: try row.decode(column: "id", as: UUID.self), ownerID: try row.decode(column: "owner_id", as: UUID.self),
             title: try row.decode(column: "title", as: String.self),
             capturedAt: Date(timeIntervalSince1970: try row.decode(column: "captured_at", as: Double.self)),
@@ -622,6 +640,11 @@ struct SQLPhotoStore: PhotoStore {
             idempotencyKey: try row.decode(column: "idempotency_key", as: String?.self),
             centroid: try centroid(from: row)
         )
+        if row.contains(column: "place_source"), let text = try row.decode(column: "place_source", as: String?.self),
+           let source = PlaceSource(rawValue: text) {
+            photo.placeSource = source
+        }
+        return photo
     }
 
     /// The centroid, when the row has its columns (reads by the migrations before them do not) and one.

@@ -47,6 +47,10 @@ struct PhotoFields: Sendable, Equatable {
         return (zone.1 == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 
+    /// The form fields a photo upload may carry; any other part is skipped unread.
+    static let names: Set<String> = ["title", "capturedAt", "latitude", "longitude", "altitude", "accuracy", "azimuth", "tilt",
+                                     "visibility", "centroid", "usePhotoPlace"]
+
     /// Reads the text fields, naming the first one at fault.
     init(_ fields: [String: String]) throws(UploadProblem) {
         func number(_ name: String, _ range: ClosedRange<Double>) throws(UploadProblem) -> Double? {
@@ -214,9 +218,10 @@ struct PhotoUploader: Sendable {
         let captured = fields.capturedAt
             ?? cameraTime.map { Date(timeIntervalSince1970: $0.seconds - Double($0.utcOffset ?? 0)) }
             ?? now
-        var place = fields.place
+        var place = fields.place, placeSource = PlaceSource.client
         if place == nil, fields.visibility == .private || fields.usePhotoPlace, let gps = metadata?.existingPosition {
             place = Place(latitude: gps.latitude, longitude: gps.longitude)
+            placeSource = .file
         }
         var title = fields.title ?? ""
         if title.isEmpty {
@@ -236,7 +241,7 @@ struct PhotoUploader: Sendable {
                 title = "PShare: " + formatter.string(from: captured.addingTimeInterval(offset))
             }
         }
-        return Photo(id: UUID(), ownerID: owner, title: title, capturedAt: captured, uploadedAt: now, place: place,
+        return Photo(id: UUID(), ownerID: owner, title: title, capturedAt: captured, uploadedAt: now, place: place, placeSource: placeSource,
                      azimuth: fields.azimuth, tilt: fields.tilt, width: probe.displayWidth, height: probe.displayHeight,
                      bytes: file.bytes, mime: probe.mimeType, sha256: file.sha256, visibility: fields.visibility,
                      idempotencyKey: idempotencyKey, centroid: fields.centroid)

@@ -9,11 +9,10 @@ enum ReceiptArea {
     /// This area's migrations, in order; they run after every earlier one of the schema.
     static var migrations: [any Migration] { [AddPhotoReceipts()] }
 
-    /// Loads (or makes, on the first start) the signing key, gives it to the photo uploader and
-    /// registers the routes. A key file that cannot be used stops the server, naming it.
+    /// Gives the signing key (loaded or made at start; a key file that cannot be used stops the
+    /// server, naming it) to the photo uploader and registers the routes.
     static func register(_ context: AreaContext) async throws {
-        let directory = context.configuration.dataDirectory, logger = context.app.logger
-        let key = try await context.media.runIfActive { try ReceiptKeyFile.loadOrCreate(in: directory, logger: logger) }
+        let key = context.receiptKey
         context.photos.uploader.receipts.use(key)
         ReceiptController(photos: context.stores.photos, key: key).register(open: context.app.routes, signedIn: context.signedIn)
     }

@@ -3,9 +3,10 @@ import Vapor
 import WaymarkAPI
 import WaymarkCore
 
-/// Photo receipts (DESIGN §3.10): `GET /api/v1/photos/{id}/receipt` to the photo's owner and to
-/// officers and admins (anyone else signed in gets 404, as for a photo that does not exist;
-/// signed out, 401), and the server's public key to anyone.
+/// Photo receipts (DESIGN §3.10): `GET /api/v1/photos/{id}/receipt` to whoever may see the photo
+/// (``PhotoController/mayView(_:viewer:on:)``: anyone signed in a public one, its owner a private
+/// one, officers and admins also the private photos of inspection tasks; anyone else gets 404, as
+/// for a photo that does not exist; signed out, 401), and the server's public key to anyone.
 struct ReceiptController: Sendable {
     let photos: any PhotoStore
     let key: ReceiptSigningKey
@@ -22,7 +23,7 @@ struct ReceiptController: Sendable {
     @Sendable func receipt(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self)
         guard let id = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)), let photo = try await photos.photo(id: id),
-              photo.ownerID == user.account.id || [.officer, .admin].contains(user.account.role)
+              try await PhotoController.mayView(photo, viewer: user.account, on: request.application.serverDatabase)
         else { throw PhotoController.notFound }
         guard let receipt = try await photos.receipt(of: id) else {
             throw APIError(.notFound, "no_receipt", "This photo was stored before the server signed receipts, so it has none; photos uploaded since have one.")

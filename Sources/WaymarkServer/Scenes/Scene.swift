@@ -50,6 +50,9 @@ struct SceneNearbyQuery: Sendable, Equatable {
 
     static let defaultRadius = 2_500.0
     static let limits = 1...500
+
+    /// The list a cursor of this search belongs to (``CursorSeal``): the place and the radius.
+    var cursorBinding: String { ["nearby-scenes", "\(latitude)", "\(longitude)", "\(radius)"].joined(separator: "|") }
 }
 
 /// A scene found by a nearby search, with its geodesic distance in metres (rounded to the

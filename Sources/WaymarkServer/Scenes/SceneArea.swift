@@ -15,10 +15,13 @@ enum SceneArea {
         if let geocoder = context.configuration.nominatim {
             addresses.street = StreetAddresses(geocoder: geocoder, http: context.app.http.client.shared, logger: context.app.logger)
         }
+        let scenes = SQLSceneStore(database: context.database)
+        // A scene's feet shot is as public as its reference.
+        context.photos.companions.use { photo in try await scenes.feetShots(ofReference: photo) }
         let controller = SceneController(
-            scenes: SQLSceneStore(database: context.database), photos: context.stores.photos, accounts: context.stores.accounts,
+            scenes: scenes, photos: context.stores.photos, accounts: context.stores.accounts,
             blobs: context.blobs, uploader: context.photos.uploader, photoArea: context.photos, addresses: addresses,
-            clock: context.clock)
+            clock: context.clock, cursors: context.photos.cursors)
         controller.register(sessions: context.sessions, signedIn: context.signedIn)
     }
 }

@@ -175,22 +175,22 @@ extension SceneController {
     }
 
     /// Reads the multipart body: the file parts into their temporary files, and `metadata`.
-    private func read(_ request: Request, files: [String: URL]) async throws -> SceneUpload {
+    private func read(_ request: Request, files: [String: URL]) async throws -> MultipartUpload {
         do {
-            return try await SceneUpload.read(request, files: files, fields: ["metadata": SceneMetadata.maxBytes], maxFileBytes: PhotoUploader.maxBytes)
+            return try await MultipartUpload.read(request, files: files, fields: ["metadata": SceneMetadata.maxBytes], maxFileBytes: PhotoUploader.maxBytes)
         } catch let problem as MultipartUpload.Problem {
             throw Self.error(problem, parts: files.keys.sorted())
         }
     }
 
-    private static func metadataText(_ upload: SceneUpload) throws -> String {
+    private static func metadataText(_ upload: MultipartUpload) throws -> String {
         guard let text = upload.fields["metadata"] else {
             throw APIError.badRequest("missing_metadata", "The part named metadata is missing: a JSON object with the place, the capture time and the attitude.")
         }
         return text
     }
 
-    private static func file(_ upload: SceneUpload, _ part: String) throws -> MultipartUpload.File {
+    private static func file(_ upload: MultipartUpload, _ part: String) throws -> MultipartUpload.File {
         guard let file = upload.files[part] else { throw APIError.badRequest("missing_image", "The part named \(part) is missing.") }
         guard file.bytes > 0 else { throw Self.error(.notAnImage, part: part) }
         return file
@@ -246,6 +246,8 @@ extension SceneController {
             return APIError(.payloadTooLarge, "payload_too_large", "An image is larger than 100 MB.")
         case .fieldTooLong(let name):
             return .badRequest("invalid_metadata", "\(name) is longer than \(SceneMetadata.maxBytes) bytes.")
+        case .tooManyParts:
+            return .badRequest("invalid_multipart", "The form has more than \(MultipartFormLimits.defaultMaxParts) parts; send only \((["metadata"] + parts).joined(separator: ", ")).")
         }
     }
 }

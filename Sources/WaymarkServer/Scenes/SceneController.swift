@@ -18,6 +18,8 @@ struct SceneController: Sendable {
     let photoArea: PhotoController
     let addresses: SceneAddresses
     let clock: WallClock
+    /// Seals the lists' cursors (only those this server gave for the same list are read back).
+    let cursors: CursorSeal
 
     func register(sessions: any RoutesBuilder, signedIn: any RoutesBuilder) {
         let open = sessions.grouped("api", "v1", "scenes")
@@ -38,7 +40,7 @@ struct SceneController: Sendable {
 
     @Sendable func nearby(_ request: Request) async throws -> Response {
         let viewer = request.auth.get(SignedInUser.self)?.account.id
-        let query = try Self.query(request, viewer: viewer)
+        let query = try Self.query(request, viewer: viewer, cursors: cursors)
         let page = try await scenes.nearby(query)
         var owners = OwnerCache(accounts: accounts)
         let counts = try await scenes.rephotographCounts(scenes: page.items.map(\.scene.id), viewer: viewer)
@@ -49,7 +51,7 @@ struct SceneController: Sendable {
             else { continue }
             items.append(dto)
         }
-        let next = page.more ? page.items.last.map { $0.cursor.text } : nil
+        let next = page.more ? page.items.last.map { cursors.text($0.cursor, binding: query.cursorBinding) } : nil
         return try Response.json(WaymarkAPI.Page(items: items, next: next))
     }
 
@@ -101,9 +103,8 @@ struct SceneController: Sendable {
         }
         var cursor: SceneListCursor?
         if let text = try? request.query.get(String.self, at: "cursor"), !text.isEmpty {
-            guard let value = SceneListCursor(text: text) else {
-                throw APIError.badRequest("invalid_cursor", "cursor is not one this server gave; start again without it.")
-            }
+            guard let value = cursors.open(SceneListCursor.self, from: text, binding: SceneListCursor.binding(owner: user)), value.createdAt.isFinite
+            else { throw APIError.invalidCursor }
             cursor = value
         }
         let found = try await scenes.scenes(owner: user, after: cursor, limit: limit + 1)
@@ -116,7 +117,7 @@ struct SceneController: Sendable {
             else { continue }
             items.append(dto)
         }
-        let next = found.count > limit ? page.last.map { SceneListCursor(createdAt: $0.createdAt.timeIntervalSince1970, id: $0.id).text } : nil
+        let next = found.count > limit ? page.last.map { cursors.text(SceneListCursor(createdAt: $0.createdAt.timeIntervalSince1970, id: $0.id), binding: SceneListCursor.binding(owner: user)) } : nil
         return try Response.json(WaymarkAPI.Page(items: items, next: next))
     }
 
@@ -189,7 +190,7 @@ struct SceneController: Sendable {
     }
 
     /// Reads and checks a nearby search, naming the parameter at fault.
-    static func query(_ request: Request, viewer: UUID?) throws -> SceneNearbyQuery {
+    static func query(_ request: Request, viewer: UUID?, cursors: CursorSeal) throws -> SceneNearbyQuery {
         guard let position = try position(request) else {
             throw APIError.badRequest("invalid_query", "latitude and longitude are required: ?latitude=49.195&longitude=16.608.")
         }
@@ -207,9 +208,8 @@ struct SceneController: Sendable {
             query.limit = whole
         }
         if let text = try? request.query.get(String.self, at: "cursor"), !text.isEmpty {
-            guard let cursor = NearbyCursor(text: text) else {
-                throw APIError.badRequest("invalid_cursor", "cursor is not one this server gave; start again without it.")
-            }
+            guard let cursor = cursors.open(NearbyCursor.self, from: text, binding: query.cursorBinding), cursor.fits(radius: query.radius)
+            else { throw APIError.invalidCursor }
             query.after = cursor
         }
         return query

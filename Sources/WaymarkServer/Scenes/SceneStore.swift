@@ -28,6 +28,8 @@ protocol SceneStore: Sendable {
     func rephotographCounts(scenes: [UUID], viewer: UUID?) async throws -> [UUID: Int]
     /// How many scenes and rephotographs refer to a photo.
     func references(photo: UUID) async throws -> Int
+    /// The feet shots of the scenes whose reference is `photo` (they follow its visibility).
+    func feetShots(ofReference photo: UUID) async throws -> [UUID]
 }
 
 /// Where a page of an owner's scenes ended (newest first).
@@ -35,22 +37,13 @@ struct SceneListCursor: Sendable, Equatable, Codable {
     var createdAt: Double
     var id: UUID
 
-    var text: String { RandomToken.base64URL(Array((try? JSONEncoder().encode(self)) ?? Data())) }
-
     init(createdAt: Double, id: UUID) {
         self.createdAt = createdAt
         self.id = id
     }
 
-    /// A cursor from its text, or `nil` when it is not one.
-    init?(text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard text.count <= 512, let data = Data(base64Encoded: base64),
-              let cursor = try? JSONDecoder().decode(SceneListCursor.self, from: data), cursor.createdAt.isFinite
-        else { return nil }
-        self = cursor
-    }
+    /// The list a cursor belongs to (``CursorSeal``): one owner's scenes.
+    static func binding(owner: UUID) -> String { "my-scenes|\(owner.uuidString)" }
 }
 
 /// ``SceneStore`` on the server's database. On SQLite the R*Tree narrows a search to the
@@ -211,6 +204,13 @@ struct SQLSceneStore: SceneStore {
             WHERE r.scene_id IN \(SQLBind.group(scenes)) AND \(SQLPhotoStore.Visible(viewer: viewer).condition) GROUP BY r.scene_id
             """).all(decoding: Count.self)
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.scene_id, $0.count) })
+    }
+
+    func feetShots(ofReference photo: UUID) async throws -> [UUID] {
+        struct Row: Decodable { var feet_shot_photo_id: UUID? }
+        return try await sql().raw("""
+            SELECT feet_shot_photo_id FROM \(ident: CreateScenes.scenes) WHERE reference_photo_id = \(bind: photo)
+            """).all(decoding: Row.self).compactMap(\.feet_shot_photo_id)
     }
 
     func references(photo: UUID) async throws -> Int {

@@ -20,6 +20,9 @@ struct APIError: AbortError, Sendable {
     static func badRequest(_ code: String, _ reason: String) -> APIError { APIError(.badRequest, code, reason) }
     static func unauthorized(_ code: String, _ reason: String) -> APIError { APIError(.unauthorized, code, reason) }
 
+    /// A `cursor` that this server did not give for this list (changed, made up, or another list's).
+    static let invalidCursor = APIError(.badRequest, "invalid_cursor", "cursor is not one this server gave for this list; start again without it.")
+
     static let payloadTooLarge = APIError(
         .payloadTooLarge, "payload_too_large",
         "The request body is larger than \(ServerConfiguration.maxBodySize / (1024 * 1024)) MiB."

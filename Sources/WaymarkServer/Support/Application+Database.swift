@@ -10,12 +10,14 @@ extension Application {
         [CreateWaymarkSchema(), ReplaceSignatureStoreWithNonces(), CreateAccounts(), AddOwnerToConsumers(), CreatePhotos(),
          IndexPhotosByTime(), IndexPhotosByPlaceAndTime()]
             + ReceiptArea.migrations + TaskArea.migrations + FieldPathArea.migrations + SceneArea.migrations
+            + [AddPhotoPlaceSource()]
     }
 
     /// Points Fluent at SQLite in the data folder, or at PostgreSQL when a database URL is given,
     /// and registers the migrations (it does not run them; tests pass older lists to make an
     /// older database).
     func useDatabase(_ configuration: ServerConfiguration, migrations list: [any Migration] = Application.waymarkMigrations) async throws {
+        try DataFolder.prepare(configuration.dataDirectory)
         if let url = configuration.databaseURL {
             var postgres = try SQLPostgresConfiguration(url: url)
             // postgres-kit would try TLS first ("prefer"); without a choice in the URL, don't.
@@ -26,7 +28,6 @@ extension Application {
             }
             databases.use(.postgres(configuration: postgres), as: .psql)
         } else {
-            try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
             databases.use(.sqlite(.file(configuration.sqliteFile.path)), as: .sqlite)
             writeGate = WriteGate()
         }

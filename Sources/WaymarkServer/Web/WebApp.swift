@@ -72,7 +72,13 @@ struct WebAppMiddleware: AsyncMiddleware {
         guard request.method == .GET || request.method == .HEAD else { return try await next.respond(to: request) }
         let path = request.url.path
         if path.hasPrefix("/api/") { return try await next.respond(to: request) }
-        if path.hasPrefix("/vendor/"), let file = Self.vendorFile(String(path.dropFirst("/vendor/".count)), in: location.vendorFolders) {
+        if path.hasPrefix("/vendor/") {
+            // Only the libraries the app loads, not everything the system's folders hold (#34:
+            // all of /usr/share/nodejs was served).
+            let relative = String(path.dropFirst("/vendor/".count))
+            guard Self.isVendorLibrary(relative), let file = Self.vendorFile(relative, in: location.vendorFolders) else {
+                return try await next.respond(to: request)
+            }
             return try await serve(file, request: request, cacheControl: "public, max-age=86400")
         }
         if let file = Self.file(String(path.dropFirst()), in: location.folder) {
@@ -95,6 +101,21 @@ struct WebAppMiddleware: AsyncMiddleware {
             response.headers.replaceOrAdd(name: .contentType, value: type)
         }
         return response
+    }
+
+    /// The browser libraries the app loads from `/vendor/` (`VENDOR_FILES` in `Web/app/shell.js`,
+    /// which a test compares with this list), and the images Leaflet's style sheet names.
+    static let vendorLibraries: Set<String> = [
+        "qrcode-generator/qrcode.js", "leaflet/leaflet.esm.js", "leaflet/leaflet.css", "tweetnacl/nacl-fast.js",
+    ]
+    static let vendorImageFolder = "leaflet/images/"
+
+    /// Whether `/vendor/` + `relative` is one of the app's libraries.
+    static func isVendorLibrary(_ relative: String) -> Bool {
+        guard let decoded = relative.removingPercentEncoding else { return false }
+        if vendorLibraries.contains(decoded) { return true }
+        let image = decoded.dropFirst(vendorImageFolder.count)
+        return decoded.hasPrefix(vendorImageFolder) && image.hasSuffix(".png") && !image.contains("/")
     }
 
     /// The file at `relative` in the first of `folders` that has it, with ``file(_:in:)``'s rules in each.
