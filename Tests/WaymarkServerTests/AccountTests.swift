@@ -139,7 +139,7 @@ struct AccountTests {
         }
     }
 
-    @Test("Ten failed sign-ins for a name answer 429 with Retry-After, even for the right password, until 15 minutes have passed", arguments: TestDatabase.all)
+    @Test("Ten failed sign-ins for a name slow it down by a growing delay, not a 15-minute lock; another name is not held back", arguments: TestDatabase.all)
     func rateLimit(database: TestDatabase) async throws {
         let time = MovableClock()
         var dependencies = ServerDependencies.testing
@@ -152,11 +152,14 @@ struct AccountTests {
                 #expect(wrong.status == .unauthorized, "attempt \(attempt)")
                 time.advance(by: 10)
             }
+            // The tenth failure was 10 s ago: its 1-s delay has passed, and the next guess is checked.
+            let eleventh = try await server.json(.POST, "/api/v1/sessions", SignInRequest(username: name, password: "guess number 11"))
+            #expect(eleventh.status == .unauthorized)
             let limited = try await server.json(.POST, "/api/v1/sessions", SignInRequest(username: name, password: "correct horse battery"))
-            #expect(limited.status == .tooManyRequests)
+            #expect(limited.status == .tooManyRequests, "right after the eleventh failure, 2 s must pass")
             #expect(try limited.apiError().error == "too_many_attempts")
             let retryAfter = try #require(limited.headers.first(name: .retryAfter).flatMap(Int.init))
-            #expect(retryAfter == 15 * 60 - 100, "the oldest failure leaves the window then")
+            #expect(retryAfter == 2, "1 s after the tenth failure, 2 s after the eleventh")
             // Another name is not affected (these requests have no client address in-process).
             let other = "fred-\(UUID().uuidString.prefix(8).lowercased())"
             _ = try await server.register(other)
@@ -164,40 +167,62 @@ struct AccountTests {
 
             time.advance(by: TimeInterval(retryAfter))
             #expect(try await server.json(.POST, "/api/v1/sessions", SignInRequest(username: name, password: "correct horse battery")).status == .ok)
+            // The right password took the failures back: the next wrong one is checked at once.
+            #expect(try await server.json(.POST, "/api/v1/sessions", SignInRequest(username: name, password: "guess again")).status == .unauthorized)
         }
     }
 
-    @Test("Ten failures from one client address block that address, whatever the names", arguments: TestDatabase.all)
-    func rateLimitPerAddress(database: TestDatabase) async throws {
+    @Test("The throttle admits one attempt per name at a time and counts it before the hash; blocking a name never blocks another name from the same address")
+    func throttleRules() async throws {
         let time = MovableClock()
         let throttle = SignInThrottle()
-        let now = time.clock.now()
-        for index in 0..<10 {
-            await throttle.recordFailure(username: "name\(index)", address: "192.0.2.7", now: now)
+        var now = time.clock.now()
+        // 200 at once for one name: one is checked, the others are refused before any hash.
+        var admitted: [SignInThrottle.Ticket] = []
+        for _ in 0..<200 {
+            if case .admitted(let ticket) = await throttle.admit(username: "alice", address: "192.0.2.7", now: now) { admitted.append(ticket) }
         }
-        #expect(await throttle.retryAfter(username: "fresh-name", address: "192.0.2.7", now: now) == 900)
-        #expect(await throttle.retryAfter(username: "fresh-name", address: "192.0.2.8", now: now) == nil)
-        #expect(await throttle.retryAfter(username: "fresh-name", address: "192.0.2.7", now: now.addingTimeInterval(900)) == nil)
-        // Over a real socket the address is the peer's: 127.0.0.1.
-        try await withServer(database) { server in
-            try await server.app.testing(method: .running(port: 0)).test(.GET, "/healthz") { _ in }
-            let tester = try server.app.testing(method: .running(port: 0))
-            for index in 0..<10 {
-                try await tester.test(.POST, "/api/v1/sessions", beforeRequest: { request in
-                    request.headers.contentType = .json
-                    request.body = ByteBuffer(bytes: try JSONEncoder().encode(SignInRequest(username: "ghost\(index)-\(UUID().uuidString.prefix(6).lowercased())", password: "whatever it is")))
-                }, afterResponse: { response in
-                    #expect(response.status == .unauthorized)
-                })
+        #expect(admitted.count == 1)
+        for ticket in admitted { await throttle.finish(ticket, succeeded: false) }
+        // Nine more failures, one at a time: then the name waits 1 s after the tenth.
+        for _ in 0..<9 {
+            guard case .admitted(let ticket) = await throttle.admit(username: "alice", address: "192.0.2.7", now: now) else {
+                Issue.record("a lone attempt was refused"); return
             }
-            try await tester.test(.POST, "/api/v1/sessions", beforeRequest: { request in
-                request.headers.contentType = .json
-                request.body = ByteBuffer(bytes: try JSONEncoder().encode(SignInRequest(username: "another-ghost", password: "whatever it is")))
-            }, afterResponse: { response in
-                #expect(response.status == .tooManyRequests)
-                #expect(response.headers.first(name: .retryAfter) != nil)
-            })
+            await throttle.finish(ticket, succeeded: false)
         }
+        #expect(await throttle.admit(username: "alice", address: "192.0.2.7", now: now) == .retryAfter(1))
+        // Another account from the same address signs in.
+        guard case .admitted(let bob) = await throttle.admit(username: "bob", address: "192.0.2.7", now: now) else {
+            Issue.record("another name from the same address was held back"); return
+        }
+        await throttle.finish(bob, succeeded: true)
+        now = now.addingTimeInterval(1)
+        #expect(await throttle.admit(username: "alice", address: "192.0.2.8", now: now) != .retryAfter(1), "the owner waits a second, not 15 minutes")
+    }
+
+    @Test("Thirty failures from one address across names pace that address; another address is not")
+    func rateLimitPerAddress() async throws {
+        let throttle = SignInThrottle()
+        let now = MovableClock().clock.now()
+        for index in 0..<30 {
+            guard case .admitted(let ticket) = await throttle.admit(username: "name\(index)", address: "192.0.2.7", now: now) else {
+                Issue.record("attempt \(index) was refused"); return
+            }
+            await throttle.finish(ticket, succeeded: false)
+        }
+        #expect(await throttle.admit(username: "fresh-name", address: "192.0.2.7", now: now) == .retryAfter(1))
+        #expect(await throttle.admit(username: "fresh-name", address: "192.0.2.8", now: now) != .retryAfter(1))
+    }
+
+    @Test("Account creation: ten an hour from one address, then 429 with Retry-After")
+    func registrationLimit() async throws {
+        let throttle = SignInThrottle()
+        let now = MovableClock().clock.now()
+        for _ in 0..<10 { #expect(await throttle.admitRegistration(address: "192.0.2.7", now: now) == nil) }
+        #expect(await throttle.admitRegistration(address: "192.0.2.7", now: now) == 3600)
+        #expect(await throttle.admitRegistration(address: "192.0.2.8", now: now) == nil)
+        #expect(await throttle.admitRegistration(address: "192.0.2.7", now: now.addingTimeInterval(3600)) == nil)
     }
 
     @Test("A write from another site's page is 403 whatever it carries; a bearer-token write from anywhere is not", arguments: TestDatabase.all)

@@ -184,7 +184,7 @@ struct VaultQRDecodeTests {
         let png = try Self.png(folder, "https://example.org")
         try await withServer(.sqlite) { server in
             let answer = try await server.send(.POST, "/api/v1/qr/decode",
-                                               headers: ["Content-Type": "image/png", "Origin": "https://evil.example", "Host": "waymark.example"],
+                                               headers: ["Content-Type": "image/png", "Origin": "https://evil.example", "Host": "127.0.0.1:8080"],
                                                body: Array(png))
             #expect(answer.status == .forbidden)
             #expect(try answer.apiError().error == "cross_site_request")

@@ -78,14 +78,16 @@ struct VaultServeTests {
 
     @Test("/vendor/ looks in its folders in order: the first that has the file serves it; a path out of any folder is refused")
     func vendorOrder() async throws {
-        let first = try Self.vendorFolder("javascript", ["both/lib.js": "first\n", "only-first/a.js": "a\n"])
-        let second = try Self.vendorFolder("nodejs", ["both/lib.js": "second\n", "tweetnacl/nacl-fast.js": "nacl\n", "tweetnacl/.hidden.js": "x"])
+        let first = try Self.vendorFolder("javascript", ["leaflet/leaflet.esm.js": "first\n", "leaflet/leaflet.css": "a\n",
+                                                          "typescript/package.json": "{}"])
+        let second = try Self.vendorFolder("nodejs", ["leaflet/leaflet.esm.js": "second\n", "tweetnacl/nacl-fast.js": "nacl\n", "tweetnacl/.hidden.js": "x"])
         let location = WebAppLocation(folder: WebAppTests.web, vendorFolders: [first, second])
         try await withServer(.sqlite, configuration: { $0.web = location }) { server in
-            let both = try await server.send(.GET, "/vendor/both/lib.js")
+            let both = try await server.send(.GET, "/vendor/leaflet/leaflet.esm.js")
             #expect(both.status == .ok)
             #expect(both.text == "first\n")
-            #expect(try await server.send(.GET, "/vendor/only-first/a.js").text == "a\n")
+            #expect(try await server.send(.GET, "/vendor/leaflet/leaflet.css").text == "a\n")
+            #expect(try await server.send(.GET, "/vendor/typescript/package.json").status == .notFound, "only the libraries the app loads (#34)")
             let nacl = try await server.send(.GET, "/vendor/tweetnacl/nacl-fast.js")
             #expect(nacl.status == .ok)
             #expect(nacl.text == "nacl\n", "found in the second folder")

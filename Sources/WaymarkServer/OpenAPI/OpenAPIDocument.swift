@@ -754,7 +754,7 @@ paths:
               properties:
                 title: {type: string, maxLength: 200, pattern: '^[^\x00-\x1F\x7F-\x9F]*$'}
                 visibility: {type: string, enum: [public, private]}
-                usePhotoPlace: {type: boolean, description: "With visibility public: publish a place that was read from the photo's own GPS tags; without it such a place is removed."}
+                usePhotoPlace: {type: boolean, description: "With visibility public on a private photo: true publishes its place, false removes it; absent, a place read from the photo's own GPS tags is removed and one the owner gave stays."}
                 latitude: {type: ["number", "null"], minimum: -90, maximum: 90}
                 longitude: {type: ["number", "null"], minimum: -180, maximum: 180}
       responses:

@@ -8,8 +8,9 @@ import WaymarkCore
 struct PhotoEdit: Decodable, Sendable {
     var title: String?
     var visibility: String?
-    /// With `visibility: public`: the owner confirms that a place read from the photo's own GPS
-    /// tags may be published (seed 004's checkbox); without it such a place is removed.
+    /// With `visibility: public`, whether the place may be published (seed 004's checkbox):
+    /// `true` publishes it, `false` removes it; absent, a place read from the photo's own GPS tags
+    /// is removed and one the owner gave stays.
     var usePhotoPlace: Bool?
     var latitude: Double??
     var longitude: Double??
@@ -180,10 +181,14 @@ extension PhotoController {
         default:
             throw APIError.badRequest("invalid_place", "latitude and longitude go together: give both, or both null to remove the place.")
         }
-        // A place read from the photo's own GPS tags is published only when the owner says so,
-        // as on upload: made public without `usePhotoPlace`, the photo loses it.
-        if !wasPublic, photo.visibility == .public, photo.placeSource == .file, edit.usePhotoPlace != true {
-            photo.place = nil
+        // Made public, a place is published only when the owner says so, as on upload (#34): one
+        // read from the photo's own GPS tags needs `usePhotoPlace: true`; `false` removes any.
+        if !wasPublic, photo.visibility == .public {
+            switch edit.usePhotoPlace {
+            case true?: break
+            case false?: photo.place = nil
+            case nil: if photo.placeSource == .file { photo.place = nil }
+            }
         }
         try await photos.update(photo)
         if (photo.visibility == .public) != wasPublic {

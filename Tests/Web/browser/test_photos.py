@@ -214,3 +214,53 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
     # Photos near you is searched again: the deleted photo is gone from it.
     expect(page.locator(".photo-card-title")).to_have_text(TITLES)
     assert page.request.get(f"/api/v1/photos/{photo['id']}").status == 404
+
+
+@pytest.mark.parametrize("locale,language", [("en-US", "en"), ("de-DE", "de")], ids=["en", "de"])
+def test_making_a_private_photo_public_asks_before_publishing_its_place(phone_for, api, tmp_path, locale, language):
+    """Seed 004's consent on the photo page too (#34): a private photo made public publishes its
+    place only when its owner ticks it; unticked, the photo goes public without a place."""
+    m = messages(language)
+    spot = here()
+    phone = phone_for(locale, geolocation=spot)
+    page = phone.page
+    page.goto("/account")
+    signed_up = sign_up(phone, language, username("pia"), PASSWORD, "Pia Private")
+    assert signed_up.status == 201
+    token = signed_up.json()["token"]
+    withdrawn = upload_through_api(api, token, make_jpeg(tmp_path, "a.jpg"), "Garden gate", offset(spot, east=20), visibility="private")
+    kept = upload_through_api(api, token, make_jpeg(tmp_path, "b.jpg", colours="white-navy"), "Garden pond", offset(spot, east=-20),
+                              visibility="private")
+
+    consent = page.get_by_label(m["upload.place"])
+    page.goto(f"/photos/{withdrawn['id']}")
+    expect(page.locator(".photo-map")).to_be_visible()
+    expect(consent).to_be_hidden()
+    page.get_by_label(m["upload.public"]).check()
+    expect(consent).to_be_visible()
+    expect(consent).not_to_be_checked()
+    expect(page.get_by_text(m["photo.edit.placeHint"])).to_be_visible()
+    phone.shot("1-public-asks-for-the-place")
+    with page.expect_response(lambda r: "/api/v1/photos/" in r.url and r.request.method == "PATCH") as patched:
+        page.get_by_role("button", name=m["photo.edit.save"]).click()
+    assert patched.value.status == 200, patched.value.text()
+    assert patched.value.request.post_data_json.get("usePhotoPlace") is False
+    # Drawn anew: public, and without its place.
+    expect(page.get_by_text(m["photo.noPlace"])).to_be_visible()
+    expect(page.locator(".photo-map")).to_have_count(0)
+    expect(page.locator(".photo-meta .badge")).to_be_hidden()
+    phone.shot("2-public-without-its-place")
+    assert withdrawn["id"] not in [item["id"] for item in nearby(api, spot)]
+
+    page.goto(f"/photos/{kept['id']}")
+    page.get_by_label(m["upload.public"]).check()
+    consent.check()
+    with page.expect_response(lambda r: "/api/v1/photos/" in r.url and r.request.method == "PATCH") as patched:
+        page.get_by_role("button", name=m["photo.edit.save"]).click()
+    assert patched.value.status == 200, patched.value.text()
+    expect(page.locator(".photo-meta .badge")).to_be_hidden()
+    expect(page.locator(".photo-map")).to_be_visible()
+    # Public again: the owner is not asked a second time.
+    expect(consent).to_be_hidden()
+    assert kept["id"] in [item["id"] for item in nearby(api, spot)], "ticked, the place is published"
+    phone.shot("3-public-with-its-place")

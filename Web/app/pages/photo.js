@@ -163,22 +163,44 @@ function ownerTools(photo, { heading, badge }, context) {
       el('input', { type: 'radio', id: radioId, name: 'visibility', value, checked: photo.visibility === value }),
       el('label', { for: radioId }, t(key)));
   };
+  // A private photo with a place that is made public: its place is published only if the owner
+  // ticks this (seed 004's consent, as on upload); unticked, the photo goes public without it.
+  const hadPlace = typeof photo.latitude === 'number';
+  const placeId = uniqueId('publish-place');
+  const placeBox = el('input', { id: placeId, name: 'usePhotoPlace', type: 'checkbox', 'aria-describedby': `${placeId}-hint` });
+  const placeField = el('div', { class: 'place-consent', hidden: true },
+    el('div', { class: 'choice' }, placeBox, el('label', { for: placeId }, t('upload.place'))),
+    el('p', { class: 'hint', id: `${placeId}-hint` }, t('photo.edit.placeHint')));
+  const chosenVisibility = () => /** @type {HTMLInputElement | null} */ (form.querySelector('input[name=visibility]:checked'))?.value ?? photo.visibility;
+  const asksForPlace = () => hadPlace && photo.visibility === 'private' && chosenVisibility() === 'public';
   const error = el('p', { class: 'form-error', role: 'alert' });
   const saveButton = el('button', { type: 'submit', class: 'primary' }, t('photo.edit.save'));
   const form = el('form', { class: 'photo-edit', novalidate: true },
     el('div', { class: 'field' }, el('label', { for: titleId }, t('photo.edit.title')), titleInput),
     el('fieldset', { class: 'choices' }, el('legend', {}, t('upload.visibility')),
-      radio('public', 'upload.public'), radio('private', 'upload.private')),
+      radio('public', 'upload.public'), radio('private', 'upload.private'), placeField),
     error, saveButton);
+  form.addEventListener('change', () => { placeField.hidden = !asksForPlace(); });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const visibility = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name=visibility]:checked'))?.value ?? photo.visibility;
+    const visibility = chosenVisibility();
+    /** @type {{title: string, visibility: string, usePhotoPlace?: boolean}} */
+    const edit = { title: titleInput.value.trim(), visibility };
+    if (asksForPlace()) edit.usePhotoPlace = placeBox.checked;
     error.textContent = '';
     saveButton.disabled = true;
     try {
       /** @type {Photo} */
-      const changed = await api.patch(`/api/v1/photos/${encodeURIComponent(photo.id)}`, { title: titleInput.value.trim(), visibility });
+      const changed = await api.patch(`/api/v1/photos/${encodeURIComponent(photo.id)}`, edit);
+      if (hadPlace && typeof changed.latitude !== 'number') {
+        // The place was withdrawn: draw the page anew, without its map.
+        resultsChanged();
+        announce(t('photo.edit.saved'));
+        context.refresh();
+        return;
+      }
       Object.assign(photo, changed);
+      placeField.hidden = !asksForPlace();
       resultsChanged();
       heading.textContent = changed.title;
       badge.hidden = changed.visibility !== 'private';
