@@ -42,6 +42,8 @@ struct Serve: AsyncParsableCommand {
     /// For make bench only: an unsigned endpoint that stores each request body with one INSERT.
     @Option(name: .long, help: ArgumentHelp("A name this server is reached by (e.g. photos.example.org); repeat for more. Requests for any other name are refused (421), which stops DNS rebinding; loopback names, IP addresses and this machine's host name are always answered.", valueName: "name"))
     var publicName: [String] = []
+    @Option(name: .long, help: ArgumentHelp("A reverse proxy (an address or a CIDR range, e.g. 127.0.0.1 or 10.0.0.0/8) whose X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host are believed; repeat for more. From any other peer they are ignored.", valueName: "address"))
+    var trustedProxy: [String] = []
     @Option(name: .long, help: ArgumentHelp("Seconds after which a connection that sends and receives nothing is closed (a request sent only in part too).", valueName: "seconds"))
     var idleTimeout: Int = 30
     @Flag(name: .long, help: .hidden) var benchFloor = false
@@ -58,6 +60,11 @@ struct Serve: AsyncParsableCommand {
         configuration.port = port
         configuration.benchFloor = benchFloor
         configuration.publicNames = publicName
+        do {
+            try configuration.trustProxies(trustedProxy)
+        } catch .notAnAddress(let text) {
+            throw ValidationError("--trusted-proxy \(text) is not an IP address or a CIDR range such as 10.0.0.0/8.")
+        }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 3600 seconds.") }
         configuration.idleTimeout = idleTimeout
         configuration.registrationOpen = registration == .open

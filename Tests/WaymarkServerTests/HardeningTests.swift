@@ -223,3 +223,53 @@ struct HardeningTests {
         #expect(throws: MultipartProblem.tooLarge) { _ = try large.read(form([("", String(repeating: "x", count: 20_000))])) }
     }
 }
+
+@Suite("Behind a proxy")
+struct TrustedProxyTests {
+    @Test("Address ranges: v4, v6, CIDR and v4-mapped v6; junk is refused")
+    func ranges() throws {
+        let loopback = try #require(IPRange("127.0.0.1")), private10 = try #require(IPRange("10.0.0.0/8")), v6 = try #require(IPRange("fd00::/8"))
+        #expect(loopback.contains("127.0.0.1") && loopback.contains("::ffff:127.0.0.1") && !loopback.contains("127.0.0.2"))
+        #expect(private10.contains("10.200.3.4") && !private10.contains("11.0.0.1") && !private10.contains("fd00::1"))
+        #expect(v6.contains("fd12:3456::1") && !v6.contains("fe80::1"))
+        #expect(IPRange("::1")?.contains("::1") == true)
+        for junk in ["", "localhost", "10.0.0.0/33", "10.0.0.0/", "::/129", "1.2.3.4/x", "1.2.3"] { #expect(IPRange(junk) == nil, "\(junk)") }
+        var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: "/nonexistent"))
+        #expect(throws: ServerConfiguration.ProxyProblem.notAnAddress("proxy.lan")) { try configuration.trustProxies(["127.0.0.1", "proxy.lan"]) }
+    }
+
+    /// Thirty failed sign-ins across names, each from `X-Forwarded-For: forwarded`, over a real socket (the peer is 127.0.0.1),
+    /// then a sign-in of another account from `X-Forwarded-For: then`: its status.
+    static func signInAfterFailures(trusting proxies: [String], forwarded: String, then: String, database: TestDatabase) async throws -> HTTPStatus {
+        try await withServer(database, configuration: { try? $0.trustProxies(proxies) }) { server in
+            let name = "owner-\(UUID().uuidString.prefix(8).lowercased())"
+            _ = try await server.register(name)
+            let tester = try server.app.testing(method: .running(port: 0))
+            for index in 0..<30 {
+                try await tester.test(.POST, "/api/v1/sessions", beforeRequest: { request in
+                    request.headers.contentType = .json
+                    request.headers.replaceOrAdd(name: .xForwardedFor, value: forwarded)
+                    request.body = ByteBuffer(bytes: try JSONEncoder().encode(SignInRequest(username: "ghost\(index)-\(name)", password: "whatever it is")))
+                }, afterResponse: { response in
+                    #expect(response.status == .unauthorized, "attempt \(index)")
+                })
+            }
+            var status = HTTPStatus.internalServerError
+            try await tester.test(.POST, "/api/v1/sessions", beforeRequest: { request in
+                request.headers.contentType = .json
+                request.headers.replaceOrAdd(name: .xForwardedFor, value: then)
+                request.body = ByteBuffer(bytes: try JSONEncoder().encode(SignInRequest(username: name, password: "correct horse battery")))
+            }, afterResponse: { response in status = response.status })
+            return status
+        }
+    }
+
+    @Test("With --trusted-proxy, one client's failures pace that client only; without it X-Forwarded-For changes nothing", arguments: TestDatabase.all)
+    func throttleSeesTheClient(database: TestDatabase) async throws {
+        #expect(try await Self.signInAfterFailures(trusting: ["127.0.0.1"], forwarded: "203.0.113.9", then: "203.0.113.10", database: database) == .ok)
+        #expect(try await Self.signInAfterFailures(trusting: ["127.0.0.1"], forwarded: "203.0.113.9", then: "198.51.100.1, 203.0.113.9", database: database)
+                == .tooManyRequests, "the rightmost address that is no trusted proxy's is the client: a client cannot prepend its way out")
+        #expect(try await Self.signInAfterFailures(trusting: [], forwarded: "203.0.113.9", then: "203.0.113.10", database: database) == .tooManyRequests,
+                "from an untrusted peer the header is ignored: every attempt is 127.0.0.1's")
+    }
+}

@@ -22,7 +22,7 @@ struct AccountController: Sendable {
             throw APIError(.forbidden, "registration_closed", "This server does not take new accounts; ask its administrator for one.")
         }
         let body = try request.decodeJSON(NewAccountRequest.self)
-        if let wait = await throttle.admitRegistration(address: request.remoteAddress?.ipAddress, now: service.clock.now()) {
+        if let wait = await throttle.admitRegistration(address: request.client.address, now: service.clock.now()) {
             request.logger.notice("account creation refused: too many from this address", metadata: ["retry_after": "\(wait)"])
             throw Self.tooManyAttempts(wait, "Too many accounts were made from this address")
         }
@@ -39,7 +39,7 @@ struct AccountController: Sendable {
     @Sendable func signIn(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(SignInRequest.self)
         let username = AccountRules.normalizedUsername(body.username)
-        let address = request.remoteAddress?.ipAddress
+        let address = request.client.address
         let ticket: SignInThrottle.Ticket
         switch await throttle.admit(username: username, address: address, now: service.clock.now()) {
         case .admitted(let admitted):
@@ -85,9 +85,10 @@ struct AccountController: Sendable {
         return response
     }
 
-    /// `HttpOnly; SameSite=Lax; Path=/`, and `Secure` when the request came over HTTPS (directly or through a proxy that says so).
+    /// `HttpOnly; SameSite=Lax; Path=/`, and `Secure` when the request came over HTTPS (directly or
+    /// through a trusted proxy that says so: ``ClientAddressMiddleware``).
     static func cookie(value: String, maxAge: Int, request: Request) -> HTTPCookies.Value {
-        let secure = request.url.scheme == "https" || request.headers.first(name: "X-Forwarded-Proto")?.lowercased() == "https"
+        let secure = request.url.scheme == "https" || request.client.scheme == "https"
         return HTTPCookies.Value(string: value, maxAge: maxAge, path: "/", isSecure: secure, isHTTPOnly: true, sameSite: .lax)
     }
 

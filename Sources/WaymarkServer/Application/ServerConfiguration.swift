@@ -16,6 +16,9 @@ public struct ServerConfiguration: Sendable {
     /// The names this server is reached by (`waymark serve --public-name`), beside the ones it
     /// always answers (``HostCheckMiddleware``): a request for another `Host` is refused (421).
     public var publicNames: [String] = []
+    /// The reverse proxies whose `X-Forwarded-For`, `-Proto` and `-Host` are believed
+    /// (`waymark serve --trusted-proxy`); from any other peer they are ignored.
+    var trustedProxies: [IPRange] = []
     /// Seconds after which a connection that neither reads nor writes is closed (`--idle-timeout`).
     public var idleTimeout = 30
     /// Also serve `POST /bench/floor`, one unsigned INSERT per request, the floor that
@@ -64,6 +67,21 @@ public struct ServerConfiguration: Sendable {
             origins.append(origin)
         }
         return origins
+    }
+
+    /// Trusts the proxies at these addresses or ranges (`192.0.2.1`, `10.0.0.0/8`, `::1`); throws
+    /// ``ProxyProblem`` naming the first that is not one.
+    public mutating func trustProxies(_ texts: [String]) throws(ProxyProblem) {
+        trustedProxies = try texts.map { text throws(ProxyProblem) in
+            guard let range = IPRange(text.trimmingCharacters(in: .whitespaces)) else { throw .notAnAddress(text) }
+            return range
+        }
+    }
+
+    /// Why `--trusted-proxy` was refused.
+    public enum ProxyProblem: Error, Sendable, Equatable {
+        /// Not an IP address or a CIDR range.
+        case notAnAddress(String)
     }
 
     /// A configuration with the default host and port.

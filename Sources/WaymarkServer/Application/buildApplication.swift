@@ -51,13 +51,15 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     app.lifecycle.use(Housekeeping(stores: stores, hasher: hasher, pools: [media, qrDecoding], clock: clock))
 
     // Security headers outermost, so that every answer has them, errors too; then errors as
-    // JSON; only the names this server is reached by; one log line per request (method and path only: no query, headers or body; Vapor
+    // JSON; only the names this server is reached by; the client's address (behind a trusted proxy,
+    // the one it forwards); one log line per request (method and path only: no query, headers or body; Vapor
     // gives each request an id); a declared body over the limit; the cross-site check before
     // anything reads the cookie; the web app's files.
     app.middleware = Middlewares()
     app.middleware.use(SecurityHeadersMiddleware(imageOrigins: configuration.tileOrigins, vaultOrigins: configuration.vaultOrigins))
     app.middleware.use(JSONErrorMiddleware())
     app.middleware.use(HostCheckMiddleware(configuration: configuration))
+    app.middleware.use(ClientAddressMiddleware(trusted: configuration.trustedProxies))
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(BodySizeLimitMiddleware())
     app.middleware.use(CrossSiteRequestGuard(service: accounts))

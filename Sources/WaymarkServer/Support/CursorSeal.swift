@@ -76,10 +76,14 @@ struct CursorSeal: Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// The bytes of unpadded base64url text, or nil unless `text` is exactly what ``base64URL(_:)``
+    /// writes for them: Foundation ignores the unused low bits of a last character, so without
+    /// that check a changed last character could still open the same cursor.
     static func data(base64URL text: Substring) -> Data? {
         guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+        guard let data = Data(base64Encoded: base64), base64URL(data) == text else { return nil }
+        return data
     }
 }

@@ -62,6 +62,7 @@ final class MultipartFormReader {
     private var fieldBytes: [UInt8] = []
     private var hasher = SHA256()
     private var pending: [String: ByteBuffer] = [:]
+    private var headerGuard: MultipartHeaderGuard
 
     /// A reader of the form whose `Content-Type` has this `boundary`.
     init(boundary: String, fileParts: Set<String>, fieldLimits: [String: Int], limits: MultipartFormLimits) throws(MultipartProblem) {
@@ -70,6 +71,7 @@ final class MultipartFormReader {
         self.fieldLimits = fieldLimits
         self.limits = limits
         parser = MultipartParser(boundary: boundary)
+        headerGuard = MultipartHeaderGuard(boundary: boundary)
         parser.onHeader = { [unowned self] name, value in header(name: name, value: value) }
         parser.onBody = { [unowned self] buffer in body(&buffer) }
         parser.onPartComplete = { [unowned self] in partComplete() }
@@ -89,6 +91,7 @@ final class MultipartFormReader {
         if let problem { throw problem }
         totalBytes += chunk.readableBytes
         guard totalBytes <= limits.maxTotalBytes else { throw fail(.tooLarge) }
+        guard headerGuard.admits(chunk) else { throw fail(.malformed) }
         do {
             try parser.execute(chunk)
         } catch {
@@ -158,5 +161,85 @@ final class MultipartFormReader {
             return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }
         return nil
+    }
+}
+
+/// MultipartKit 4.7.1's parser traps on a byte of 0x80 or more in a part's header name (it looks
+/// the byte up in a 128-entry table, MultipartParser.swift:316), so one such request, or a client
+/// that ends its header lines with a bare LF before a UTF-8 value, would end the server. This
+/// follows the parser's state over the same bytes, transition for transition (MultipartParser's
+/// parsePreamble, parseHeaders, parseBody and parseBoundary), and refuses such a byte before the
+/// parser reads it; what the parser refuses itself (a syntax error) it lets through, to be refused there.
+struct MultipartHeaderGuard {
+    private enum State {
+        case preamble(Int)
+        case preHeaders(lineFeedNext: Bool)
+        case headerName(empty: Bool)
+        case headerValue
+        case postHeaderValue
+        case postHeaders
+        case body
+        case boundary(Int)
+        /// The epilogue, or a syntax error the parser throws: nothing after it is parsed.
+        case done
+    }
+
+    private static let cr: UInt8 = 13, lf: UInt8 = 10, colon: UInt8 = 58, hyphen: UInt8 = 45
+    /// The parser's delimiter, "\r\n--" and the boundary.
+    private let delimiter: [UInt8]
+    private var state = State.preamble(0)
+
+    init(boundary: String) {
+        delimiter = Array("\r\n--\(boundary)".utf8)
+    }
+
+    /// Whether the parser reads `chunk` without meeting a header-name byte of 0x80 or more.
+    mutating func admits(_ chunk: ByteBuffer) -> Bool {
+        chunk.withUnsafeReadableBytes { bytes in
+            var at = 0
+            while at < bytes.count {
+                let byte = bytes[at]
+                switch state {
+                case .preamble(let matched):
+                    let next = matched == 0 && byte == delimiter[2] ? 3
+                        : byte == delimiter[matched] ? matched + 1
+                        : matched > 0 && byte == delimiter[0] ? 1 : 0
+                    state = next >= delimiter.count ? .preHeaders(lineFeedNext: false) : .preamble(next)
+                case .preHeaders(let lineFeedNext):
+                    if !lineFeedNext, byte == Self.cr { state = .preHeaders(lineFeedNext: true) }
+                    else if lineFeedNext, byte == Self.lf { state = .headerName(empty: true) }
+                    else { state = .done }
+                case .headerName(let empty):
+                    if byte == Self.colon, !empty { state = .headerValue }
+                    else if byte == Self.cr, empty { state = .postHeaders }
+                    else if byte >= 0x80 { return false }
+                    else { state = .headerName(empty: false) }  // a byte it refuses makes it throw: harmless
+                case .headerValue:
+                    if byte == Self.cr { state = .postHeaderValue }
+                case .postHeaderValue:
+                    state = byte == Self.lf ? .headerName(empty: true) : .done
+                case .postHeaders:
+                    state = byte == Self.lf ? .body : .done
+                case .body:
+                    // Body bytes up to the delimiter's first byte (CR) are data; the CR is read again as the delimiter's.
+                    guard let next = bytes[at...].firstIndex(of: delimiter[0]) else { return true }
+                    at = next
+                    state = .boundary(0)
+                    continue
+                case .boundary(let matched):
+                    if matched >= delimiter.count {
+                        state = byte == Self.cr ? .preHeaders(lineFeedNext: true) : .done  // "--" after it: the epilogue
+                    } else if byte == delimiter[matched] {
+                        state = .boundary(matched + 1)
+                    } else {
+                        state = byte == delimiter[0] ? .boundary(1) : .body
+                    }
+                case .done:
+                    return true
+                }
+                at += 1
+            }
+            return true
+        }
     }
 }
