@@ -126,6 +126,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -169,7 +170,7 @@ let package = Package(
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
         .testTarget(name: "WaymarkClientTests", dependencies: ["WaymarkClient", "WaymarkAPI", "WaymarkCore", "WaymarkTestSupport"]),
-        .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore", "WaymarkTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkRecorder", "WaymarkVault", "WaymarkTestSupport",
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WaymarkRecorderTests", dependencies: ["WaymarkRecorder", "WaymarkCore", "WaymarkAPI", "WaymarkClient", "WaymarkTestSupport",
@@ -180,7 +181,8 @@ let package = Package(
             dependencies: [
                 "WaymarkServer", "WaymarkAPI", "WaymarkCore", "WaymarkMedia", "WaymarkTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
-            ]
+            ],
+            exclude: ["FuzzRegressions"]
         ),
     ],
     cxxLanguageStandard: .cxx17

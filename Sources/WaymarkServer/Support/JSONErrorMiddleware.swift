@@ -1,3 +1,4 @@
+import NIOHTTP1
 import Vapor
 import WaymarkAPI
 
@@ -45,6 +46,11 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             body = status.code >= 500
                 ? APIErrorBody(error: "internal_error", reason: "The server failed to answer this request.")
                 : APIErrorBody(error: code(for: status), reason: error.reason)
+        case is HTTPParserError:
+            // The body broke off or was malformed mid-way (a client that left while sending):
+            // the client's doing, not the server's, so no error in the operator's log.
+            status = .badRequest
+            body = APIErrorBody(error: "invalid_request", reason: "The request's body was cut off or malformed; send it again.")
         case let error as DecodingError:
             status = .badRequest
             body = APIErrorBody(error: "invalid_request", reason: "The request could not be read: \(error.fieldDescription).")
