@@ -39,6 +39,9 @@ test: bootstrap
 	@echo "== the running server against its OpenAPI document (schemathesis), SQLite then PostgreSQL"
 	scripts/api-check
 	scripts/with-postgres scripts/api-check
+	@echo "== hostile clients (Tests/Hostile), SQLite then PostgreSQL"
+	scripts/hostile-check
+	scripts/with-postgres scripts/hostile-check
 	@echo "== the web app: types, node --test, and Playwright in Chromium against the real server, SQLite then PostgreSQL"
 	scripts/web-check
 	scripts/with-postgres scripts/web-check
