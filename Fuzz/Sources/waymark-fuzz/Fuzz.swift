@@ -1,6 +1,8 @@
 import Foundation
 import Crypto
 import WaymarkCore
+import WaymarkMediaReaders
+import WaymarkServerReaders
 
 /// The reader this process fuzzes, from `WAYMARK_FUZZ_READER` (scripts/fuzz sets it).
 ///
@@ -8,7 +10,9 @@ import WaymarkCore
 /// fuzzes `TrackFile.read` with a file of that extension, so a format added to `TrackFile`
 /// is covered without a change here; `nmea-stream` fuzzes `NMEAStreamParser`, `envelope`
 /// the route envelope's JSON and Base64 decoding and its checks (no key derivation),
-/// `plaintext` the decrypted route's JSON.
+/// `plaintext` the decrypted route's JSON; `tiff`, `jpeg` and `bmff` the photo structures Waymark
+/// reads itself (TIFF/IFD, JPEG layout, ISO-BMFF, and the append-only GPS edit: ``MediaFuzz``);
+/// `multipart` a photo upload's body and `cursor` a page cursor (``ServerFuzz``).
 let reader: String = ProcessInfo.processInfo.environment["WAYMARK_FUZZ_READER"] ?? "gpx"
 
 /// A fixed master key: opening an envelope with it exercises AES-GCM and the plaintext
@@ -17,6 +21,7 @@ let fuzzKey = SymmetricKey(data: Data(repeating: 7, count: 32))
 
 /// The readers there are: every track format, then the others.
 let readers = TrackFormat.allCases.map(\.fileExtension) + ["nmea-stream", "envelope", "plaintext"]
+    + ["tiff", "jpeg", "bmff", "multipart", "cursor"]
 
 /// libFuzzer calls this once before any input. Two modes for scripts/fuzz, which exit at once:
 /// `WAYMARK_FUZZ_LIST_READERS=1` prints the readers, one per line;
@@ -45,7 +50,9 @@ public func fuzzInitialize(_ argc: UnsafeMutableRawPointer?, _ argv: UnsafeMutab
 }
 
 /// An envelope and its plaintext, made by the code that makes them for real (PBKDF2 with few
-/// rounds, so this takes no time; the fuzzer never derives a key).
+/// rounds, so this takes no time; the fuzzer never derives a key); the media readers' files
+/// (also made from the shared fixtures' photos, at `WAYMARK_FIXTURES`, when it is set), forms
+/// and cursors.
 func writeSeeds(to folder: URL) throws {
     let start = Date(timeIntervalSince1970: 1_717_236_000)
     let fixes = (0..<5).map { index in
@@ -54,12 +61,15 @@ func writeSeeds(to folder: URL) throws {
     }
     let route = Route(nonce: "2OANEZK7Q1XD", qrPeriod: 5, tracks: [Track(fixes: fixes), Track(fixes: [fixes[0]])])
     let envelope = try RouteEnvelope.seal(route, passphrase: "correct horse", nonce: "2OANEZK7Q1XD", kdf: .pbkdf2(iterations: 1000))
-    let seeds: [(String, String, Data)] = [
+    var seeds: [(String, String, Data)] = [
         ("envelope", "sealed.json", envelope.jsonData()),
         ("envelope", "scrypt.json", try RouteEnvelope.seal(route, passphrase: "correct horse", nonce: "2OANEZK7Q1XD").jsonData()),
         ("envelope", "sealed.b64", Data(envelope.jsonData().base64EncodedString().utf8)),
         ("plaintext", "route.json", RoutePlaintext.encode(route)),
     ]
+    let fixtures = ProcessInfo.processInfo.environment["WAYMARK_FIXTURES"].map { URL(fileURLWithPath: $0) }
+    seeds += MediaFuzz.seeds(fixtures: fixtures).map { ($0.reader, $0.name, $0.data) }
+    seeds += ServerFuzz.seeds().map { ($0.reader, $0.name, $0.data) }
     for (reader, name, data) in seeds {
         let directory = folder.appendingPathComponent(reader)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -110,6 +120,16 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 
         }
     case "plaintext":
         _ = try? RoutePlaintext.decode(data)
+    case "tiff":
+        MediaFuzz.tiff(data)
+    case "jpeg":
+        MediaFuzz.jpeg(data)
+    case "bmff":
+        MediaFuzz.bmff(data)
+    case "multipart":
+        ServerFuzz.multipart(data)
+    case "cursor":
+        ServerFuzz.cursor(data)
     default:
         _ = try? TrackFile.read(data, fileName: "fuzz.\(reader)")
     }

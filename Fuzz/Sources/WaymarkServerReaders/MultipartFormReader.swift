@@ -1,0 +1,1 @@
+../../../Sources/WaymarkServer/Support/MultipartFormReader.swift
