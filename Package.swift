@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.65.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.1.0"),
         .package(url: "https://github.com/vapor/vapor.git", from: "4.100.0"),
         .package(url: "https://github.com/vapor/fluent.git", from: "4.9.0"),
         .package(url: "https://github.com/vapor/fluent-sqlite-driver.git", from: "4.6.0"),
@@ -115,6 +118,12 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 // Outbound requests (the optional street-address geocoder); Vapor already depends on it.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                // HTTPS of its own (DESIGN §3.12): Waymark's certificate authority and server
+                // certificates (swift-certificates), served by Vapor through SwiftNIO SSL.
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // The recorder's devices and storage: location sources (gpsd, NMEA, GPX replay), the local
@@ -126,7 +135,6 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -181,6 +189,7 @@ let package = Package(
             dependencies: [
                 "WaymarkServer", "WaymarkAPI", "WaymarkCore", "WaymarkMedia", "WaymarkTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["FuzzRegressions"]
         ),

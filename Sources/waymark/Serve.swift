@@ -12,8 +12,35 @@ struct Serve: AsyncParsableCommand {
         case open, closed
     }
 
+    enum TLSChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, off
+    }
+
+    /// The TLS mode the options choose: the operator's files, auto, or off; auto by default off loopback.
+    var tlsMode: TLSMode {
+        if let tlsCert, let tlsKey { return .files(certificate: URL(fileURLWithPath: tlsCert), key: URL(fileURLWithPath: tlsKey)) }
+        switch tls {
+        case .auto?: return .automatic
+        case .off?: return .off
+        case nil: return Self.isLoopback(host) ? .off : .automatic
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased()
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+    }
+
     @Option(name: .long, help: "The address to listen on.") var host = "127.0.0.1"
-    @Option(name: .long, help: "The port to listen on.") var port = 8080
+    @Option(name: .long, help: "The port to listen on (default: 8443 with TLS, else 8080).") var port: Int?
+    @Option(name: .long, help: ArgumentHelp("HTTPS: auto (Waymark's own certificate authority in DATA/tls/; the default when --host is not a loopback address) or off (plain HTTP: the default on loopback, and for a proxy that terminates TLS).", valueName: "auto|off"))
+    var tls: TLSChoice?
+    @Option(name: .long, help: ArgumentHelp("Your own certificate chain (PEM) instead of Waymark's CA, with --tls-key; read again on SIGHUP.", valueName: "file"), completion: .file())
+    var tlsCert: String?
+    @Option(name: .long, help: ArgumentHelp("The private key (PEM) of --tls-cert.", valueName: "file"), completion: .file())
+    var tlsKey: String?
+    @Option(name: .long, help: "With TLS on, the plain-HTTP port: the CA certificate (/ca.crt, /ca.mobileconfig) and a redirect of everything else to HTTPS.")
+    var httpPort = 8080
     @Option(name: .long, help: "The data folder (SQLite database and, later, blobs).", completion: .directory) var data = "./data"
     @Option(name: .long, help: "The web app's folder (default: ./Web when there is one; \"none\" serves the API alone).", completion: .directory)
     var web: String?
@@ -49,7 +76,11 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .long, help: .hidden) var benchFloor = false
 
     func validate() throws {
-        guard (1...65_535).contains(port) else { throw ValidationError("--port must be 1 to 65535, not \(port).") }
+        if let port, !(1...65_535).contains(port) { throw ValidationError("--port must be 1 to 65535, not \(port).") }
+        guard (1...65_535).contains(httpPort) else { throw ValidationError("--http-port must be 1 to 65535, not \(httpPort).") }
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together: give both.") }
+        if tlsCert != nil, tls == .off { throw ValidationError("--tls off and --tls-cert contradict each other; leave one out.") }
+        if tlsMode != .off, port == httpPort { throw ValidationError("--port and --http-port must differ.") }
         for url in vaultURL { _ = try Self.vault(url) }
         if let nominatimURL { _ = try Self.geocoder(nominatimURL) }
     }
@@ -57,7 +88,9 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var configuration = ServerConfiguration(dataDirectory: URL(fileURLWithPath: data), databaseURL: ProcessInfo.processInfo.environment["DATABASE_URL"])
         configuration.host = host
-        configuration.port = port
+        configuration.tls = tlsMode
+        configuration.port = port ?? (configuration.tls == .off ? 8080 : 8443)
+        configuration.httpPort = httpPort
         configuration.benchFloor = benchFloor
         configuration.publicNames = publicName
         do {
@@ -82,9 +115,12 @@ struct Serve: AsyncParsableCommand {
             configuration.orbitData = try Self.orbitData(tle)
         }
         if let web = configuration.web {
-            print("Waymark is at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (web app from \(web.folder.path))")
+            print("Waymark is at \(configuration.address) (web app from \(web.folder.path))")
         } else {
-            print("Waymark's API is at http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (no web app)")
+            print("Waymark's API is at \(configuration.address) (no web app)")
+        }
+        if let authority = configuration.authorityAddress {
+            print("On a phone, first install and trust Waymark's certificate authority: \(authority)")
         }
         try await WaymarkServerApp.run(configuration)
     }

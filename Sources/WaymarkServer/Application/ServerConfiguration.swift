@@ -16,6 +16,11 @@ public struct ServerConfiguration: Sendable {
     /// The names this server is reached by (`waymark serve --public-name`), beside the ones it
     /// always answers (``HostCheckMiddleware``): a request for another `Host` is refused (421).
     public var publicNames: [String] = []
+    /// Whether and how the server speaks HTTPS (`waymark serve --tls`, DESIGN §3.12); with TLS
+    /// on, ``port`` is the HTTPS port and ``httpPort`` serves the CA and redirects.
+    public var tls: TLSMode = .off
+    /// The plain-HTTP port beside the HTTPS one (`--http-port`), when TLS is on.
+    public var httpPort = 8080
     /// The reverse proxies whose `X-Forwarded-For`, `-Proto` and `-Host` are believed
     /// (`waymark serve --trusted-proxy`); from any other peer they are ignored.
     var trustedProxies: [IPRange] = []
@@ -82,6 +87,27 @@ public struct ServerConfiguration: Sendable {
     public enum ProxyProblem: Error, Sendable, Equatable {
         /// Not an IP address or a CIDR range.
         case notAnAddress(String)
+    }
+
+    /// The address a person opens the server at: with TLS `https://NAME:PORT/`, NAME the first
+    /// `--public-name`, else this machine's `HOST.local` (or the listening address); without,
+    /// `http://HOST:PORT/`.
+    public var address: String {
+        "\(tls == .off ? "http" : "https")://\(shownName):\(port)/"
+    }
+
+    /// With TLS on, where a phone first installs Waymark's CA: `http://NAME:HTTPPORT/ca.crt`.
+    public var authorityAddress: String? {
+        tls == .automatic ? "http://\(shownName):\(httpPort)/ca.crt" : nil
+    }
+
+    private var shownName: String {
+        var name = host
+        if tls != .off {
+            let short = CertificateAuthority.hostName().lowercased().split(separator: ".").first.map(String.init) ?? "localhost"
+            name = publicNames.first ?? (["0.0.0.0", "::"].contains(host) ? short + ".local" : host)
+        }
+        return name.contains(":") ? "[\(name)]" : name
     }
 
     /// A configuration with the default host and port.

@@ -34,6 +34,10 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     app.http.server.configuration.idleTimeout = .seconds(Int64(configuration.idleTimeout))
     app.routes.defaultMaxBodySize = ByteCount(value: ServerConfiguration.maxBodySize)
 
+    if configuration.tls != .off {
+        try configureTLS(app, configuration, clock: dependencies.clock)
+    }
+
     try await app.useDatabase(configuration)
     try await app.migrateDatabase()
 
@@ -56,10 +60,11 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     // gives each request an id); a declared body over the limit; the cross-site check before
     // anything reads the cookie; the web app's files.
     app.middleware = Middlewares()
-    app.middleware.use(SecurityHeadersMiddleware(imageOrigins: configuration.tileOrigins, vaultOrigins: configuration.vaultOrigins))
+    app.middleware.use(SecurityHeadersMiddleware(imageOrigins: configuration.tileOrigins, vaultOrigins: configuration.vaultOrigins,
+                                                 strictTransportSecurity: configuration.tls != .off))
     app.middleware.use(JSONErrorMiddleware())
     app.middleware.use(HostCheckMiddleware(configuration: configuration))
-    app.middleware.use(ClientAddressMiddleware(trusted: configuration.trustedProxies))
+    app.middleware.use(ClientAddressMiddleware(trusted: configuration.trustedProxies, overTLS: configuration.tls != .off))
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(BodySizeLimitMiddleware())
     app.middleware.use(CrossSiteRequestGuard(service: accounts))
@@ -131,6 +136,25 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     if configuration.benchFloor {
         try await BenchFloor.register(on: app)
     }
+}
+
+/// HTTPS (DESIGN §3.12): the identity (Waymark's own CA and a certificate for every name the
+/// server is reached by, or the operator's files), renewed in place; and the plain-HTTP side on
+/// `httpPort` for the CA and redirects.
+func configureTLS(_ app: Application, _ configuration: ServerConfiguration, clock: WallClock) throws {
+    let host = CertificateAuthority.hostName().lowercased()
+    let short = host.split(separator: ".").first.map(String.init) ?? host
+    var names = configuration.publicNames.map { $0.lowercased() }
+    for name in [host, short, short + ".local", "localhost"] where !names.contains(name) { names.append(name) }
+    var addresses = ServerTLS.interfaceAddresses()
+    if IPRange.bytes(of: configuration.host) != nil, !["0.0.0.0", "::"].contains(configuration.host), !addresses.contains(configuration.host) {
+        addresses.append(configuration.host)
+    }
+    let tls = try ServerTLS(mode: configuration.tls, dataDirectory: configuration.dataDirectory, names: names, addresses: addresses, clock: clock)
+    app.http.server.configuration.tlsConfiguration = try tls.configuration()
+    app.lifecycle.use(tls)
+    app.lifecycle.use(try PlainHTTPSide(host: configuration.host, port: configuration.httpPort, httpsPort: configuration.port,
+                                        authority: tls.authority, names: HostCheckMiddleware(configuration: configuration), fallbackName: names[0]))
 }
 
 /// What the web app needs to know of the server: `GET /api/v1/config`. The route map's

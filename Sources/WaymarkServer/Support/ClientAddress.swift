@@ -69,10 +69,12 @@ struct IPRange: Sendable, Equatable, CustomStringConvertible {
 /// the sign-in throttle counts for it, nor claim HTTPS for a cookie.
 struct ClientAddressMiddleware: AsyncMiddleware {
     let trusted: [IPRange]
+    /// Whether the server itself speaks TLS (every request it reads came over HTTPS).
+    var overTLS = false
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let peer = request.remoteAddress?.ipAddress
-        var client = ClientOrigin(address: peer, scheme: request.url.scheme, host: nil)
+        var client = ClientOrigin(address: peer, scheme: overTLS ? "https" : request.url.scheme, host: nil)
         if let peer, isTrusted(peer) {
             let forwarded = request.headers[.xForwardedFor].flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -6,14 +6,17 @@ import Vapor
 struct SecurityHeadersMiddleware: AsyncMiddleware {
     /// The policy, made once: it is the same for every answer.
     let contentSecurityPolicy: String
+    /// Whether answers over HTTPS carry HSTS (a year), for names that are not IP addresses.
+    let strictTransportSecurity: Bool
 
     /// - Parameters:
     ///   - imageOrigins: Extra origins images may come from (the map tiles' host).
     ///   - vaultOrigins: The personal data vaults' origins (`--vault-url`): the `/vault` page
     ///     calls their API (`connect-src`) and shows their pages in a frame (`frame-src`, beside
     ///     any https page: a vault's modules live on origins of their own).
-    init(imageOrigins: [String] = [], vaultOrigins: [String] = []) {
+    init(imageOrigins: [String] = [], vaultOrigins: [String] = [], strictTransportSecurity: Bool = false) {
         contentSecurityPolicy = Self.policy(imageOrigins: imageOrigins, vaultOrigins: vaultOrigins)
+        self.strictTransportSecurity = strictTransportSecurity
     }
 
     static func policy(imageOrigins: [String], vaultOrigins: [String] = []) -> String {
@@ -32,6 +35,10 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
         response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "same-origin")
+        // A browser keeps to HTTPS for a year; never for an IP address, which HSTS does not apply to.
+        if strictTransportSecurity, let host = request.headers.first(name: .host), !HostCheckMiddleware.isIPAddress(HostCheckMiddleware.name(of: host)) {
+            response.headers.replaceOrAdd(name: "Strict-Transport-Security", value: "max-age=31536000")
+        }
         return response
     }
 }
