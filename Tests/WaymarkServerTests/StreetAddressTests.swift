@@ -164,9 +164,11 @@ server.serve_forever()
         let (_, nextAnswer) = await (late, next)
         let slowTimes = try Self.lookups(slow).compactMap { $0["at"] as? Double }
         if nextAnswer == nil {
-            #expect(slowTimes.count == 1, "a request without a turn is not sent")
+            // The slow one was sent (on a machine so busy that even its task started over 2 s late,
+            // it too went without a turn, and nothing was sent); the next one was not.
+            #expect(slowTimes.count <= 1, "a request without a turn is not sent: \(slowTimes)")
             _ = await patient.address(latitude: 49.2, longitude: 16.2, language: "en")
-            #expect(try Self.lookups(slow).count == 2, "a missed turn is not kept: the next view asks")
+            #expect(try Self.lookups(slow).count == slowTimes.count + 1, "a missed turn is not kept: the next view asks")
         } else {
             #expect(slowTimes.count == 2 && slowTimes[1] - slowTimes[0] >= 2.95, "after the slow request's end plus a second: \(slowTimes)")
         }
