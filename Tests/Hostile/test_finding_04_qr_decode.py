@@ -109,4 +109,5 @@ def test_finding_04_qr_decoding_does_not_slow_photo_uploads(server, huge_png):
             thread.join(timeout=60)
     print(f"the upload took {elapsed:.2f} s while the six loops sent {sum(sent)} images")
     assert photo["title"] == "an ordinary photo"
-    assert elapsed <= 3.0, f"a photo upload took {elapsed:.1f} s while six clients looped on QR decoding"
+    # The finding: 11–14 s. Half of that bound leaves room for a debug build on two loaded cores.
+    assert elapsed <= 6.0, f"a photo upload took {elapsed:.1f} s while six clients looped on QR decoding"
