@@ -108,6 +108,12 @@ struct HardeningTests {
             let withdrawn = try await server.upload(data, token: alice.token, fields: ["visibility": "private", "latitude": "10", "longitude": "20"])
                 .decode(PhotoDTO.self)
             #expect(try await makePublic(withdrawn.id, ["visibility": "public", "usePhotoPlace": false]).latitude == nil)
+            // usePhotoPlace is true or false; null or another type is refused (schemathesis).
+            var headers = TestServer.bearer(alice.token)
+            headers.contentType = .json
+            for body in [#"{"visibility":"public","usePhotoPlace":null}"#, #"{"visibility":"public","usePhotoPlace":"yes"}"#] {
+                #expect(try await server.send(.PATCH, "/api/v1/photos/\(given.id)", headers: headers, body: Array(body.utf8)).status == .badRequest, "\(body)")
+            }
         }
     }
 

@@ -22,7 +22,7 @@ struct PhotoEdit: Decodable, Sendable {
         // Absent leaves them as they are; null is no title or visibility, and is refused.
         title = container.contains(.title) ? try container.decode(String.self, forKey: .title) : nil
         visibility = container.contains(.visibility) ? try container.decode(String.self, forKey: .visibility) : nil
-        usePhotoPlace = try container.decodeIfPresent(Bool.self, forKey: .usePhotoPlace)
+        usePhotoPlace = container.contains(.usePhotoPlace) ? try container.decode(Bool.self, forKey: .usePhotoPlace) : nil
         latitude = container.contains(.latitude) ? .some(try container.decodeNil(forKey: .latitude) ? nil : try container.decode(Double.self, forKey: .latitude)) : nil
         longitude = container.contains(.longitude) ? .some(try container.decodeNil(forKey: .longitude) ? nil : try container.decode(Double.self, forKey: .longitude)) : nil
     }
