@@ -196,7 +196,9 @@ struct PhotoUploadTests {
             }
             // Choices outside their lists are refused by name, not taken for the default
             // (schemathesis found an empty visibility and a garbled usePhotoPlace stored as public).
-            for (name, value) in [("visibility", ""), ("visibility", "Public"), ("usePhotoPlace", "maybe"), ("usePhotoPlace", ""), ("usePhotoPlace", "on")] {
+            // An accuracy or altitude out of range is refused without a place too (schemathesis: 100001 accepted).
+            for (name, value) in [("visibility", ""), ("visibility", "Public"), ("usePhotoPlace", "maybe"), ("usePhotoPlace", ""), ("usePhotoPlace", "on"),
+                                  ("accuracy", "100001"), ("altitude", "-5000")] {
                 let response = try await server.upload(data, token: alice.token, fields: [name: value])
                 #expect(response.status == .badRequest, "\(name)=\(value): \(response.status)")
                 #expect(response.text.contains("invalid_field") && response.text.contains(name), "\(name)=\(value): \(response.text)")

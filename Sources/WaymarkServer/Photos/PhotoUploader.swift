@@ -76,10 +76,11 @@ struct PhotoFields: Sendable, Equatable {
             capturedAtOffset = Self.zoneOffset(text)
         }
         let latitude = try number("latitude", -90...90), longitude = try number("longitude", -180...180)
+        // Checked whether or not a place comes with them: a field given is a field read.
+        let altitude = try number("altitude", -1_000...100_000), accuracy = try number("accuracy", 0...100_000)
         switch (latitude, longitude) {
         case let (latitude?, longitude?):
-            place = Place(latitude: latitude, longitude: longitude, altitude: try number("altitude", -1_000...100_000),
-                          accuracy: try number("accuracy", 0...100_000))
+            place = Place(latitude: latitude, longitude: longitude, altitude: altitude, accuracy: accuracy)
         case (nil, nil):
             place = nil
         default:
