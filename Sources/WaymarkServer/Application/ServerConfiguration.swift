@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where the server keeps its data and where it listens.
 public struct ServerConfiguration: Sendable {
     /// The data folder; holds `waymark.sqlite` unless ``databaseURL`` is set.
@@ -104,10 +110,29 @@ public struct ServerConfiguration: Sendable {
     private var shownName: String {
         var name = host
         if tls != .off {
-            let short = CertificateAuthority.hostName().lowercased().split(separator: ".").first.map(String.init) ?? "localhost"
-            name = publicNames.first ?? (["0.0.0.0", "::"].contains(host) ? short + ".local" : host)
+            name = publicNames.first ?? (["0.0.0.0", "::"].contains(host) ? ownNames().first { $0.hasSuffix(".local") } ?? host : host)
         }
         return name.contains(":") ? "[\(name)]" : name
+    }
+
+    /// The names this server is reached by, each once, lowercase: every `--public-name`, then this
+    /// machine's host name, its first label and that with `.local`, and `localhost`. The Host
+    /// check answers them and the server certificate names them.
+    func ownNames(hostName: String = Self.machineName()) -> [String] {
+        let host = hostName.lowercased()
+        let short = host.split(separator: ".").first.map(String.init) ?? host
+        var names: [String] = []
+        for name in publicNames.map({ $0.lowercased() }) + [host, short, short + ".local", "localhost"] where !name.isEmpty && !names.contains(name) {
+            names.append(name)
+        }
+        return names
+    }
+
+    /// This machine's host name (`gethostname`), or `localhost`.
+    static func machineName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
+        return String(cString: buffer)
     }
 
     /// A configuration with the default host and port.

@@ -142,10 +142,7 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
 /// server is reached by, or the operator's files), renewed in place; and the plain-HTTP side on
 /// `httpPort` for the CA and redirects.
 func configureTLS(_ app: Application, _ configuration: ServerConfiguration, clock: WallClock) throws {
-    let host = CertificateAuthority.hostName().lowercased()
-    let short = host.split(separator: ".").first.map(String.init) ?? host
-    var names = configuration.publicNames.map { $0.lowercased() }
-    for name in [host, short, short + ".local", "localhost"] where !names.contains(name) { names.append(name) }
+    let names = configuration.ownNames()
     var addresses = ServerTLS.interfaceAddresses()
     if IPRange.bytes(of: configuration.host) != nil, !["0.0.0.0", "::"].contains(configuration.host), !addresses.contains(configuration.host) {
         addresses.append(configuration.host)

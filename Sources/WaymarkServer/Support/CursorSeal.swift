@@ -4,8 +4,8 @@ import Foundation
 /// The opaque `cursor` of a paged list (nearby photos, nearby scenes, one's own scenes): where a
 /// page ended, sealed by the server so that only a cursor it gave for the same list is read back.
 ///
-/// The text is `base64url(JSON of the position) "." base64url(tag)`, the tag the first 16 bytes
-/// of HMAC-SHA256 under the server's cursor key over the list's binding (its kind and every
+/// The text is `base64url(JSON of the position) "." base64url(tag)`, the tag HMAC-SHA256 under
+/// the server's cursor key over the list's binding (its kind and every
 /// parameter that decides its order: `nearby-photos|46.05|14.5|1609.344|distance|…`), a zero
 /// byte and the JSON. A cursor that was changed, made up, or given for another list (another
 /// place, radius, order or time filter) does not open: the caller answers 400 `invalid_cursor`.
@@ -17,7 +17,6 @@ struct CursorSeal: Sendable {
 
     /// The longest cursor text read; a longer one is not one this server gave.
     static let maxLength = 512
-    static let tagBytes = 16
 
     init(key: SymmetricKey) {
         self.key = key
@@ -42,20 +41,19 @@ struct CursorSeal: Sendable {
         guard text.utf8.count <= Self.maxLength else { return nil }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let json = Self.data(base64URL: parts[0]), let presented = Self.data(base64URL: parts[1]),
-              presented.count == Self.tagBytes
+              // swift-crypto's check compares in constant time.
+              HMAC<SHA256>.isValidAuthenticationCode(presented, authenticating: Self.signed(json, binding: binding), using: key)
         else { return nil }
-        // HMAC's own comparison is constant-time; the tag is a truncated HMAC, so compare it so too.
-        let expected = tag(json, binding: binding)
-        guard Self.constantTimeEqual(expected, presented) else { return nil }
         return try? JSONDecoder().decode(type, from: json)
     }
 
     private func tag(_ json: Data, binding: String) -> Data {
-        var hmac = HMAC<SHA256>(key: key)
-        hmac.update(data: Data(binding.utf8))
-        hmac.update(data: [0])
-        hmac.update(data: json)
-        return Data(Data(hmac.finalize()).prefix(Self.tagBytes))
+        Data(HMAC<SHA256>.authenticationCode(for: Self.signed(json, binding: binding), using: key))
+    }
+
+    /// What the tag covers: the binding, a zero byte, the JSON.
+    private static func signed(_ json: Data, binding: String) -> Data {
+        Data(binding.utf8) + [0] + json
     }
 
     private static let encoder: JSONEncoder = {
@@ -63,13 +61,6 @@ struct CursorSeal: Sendable {
         encoder.outputFormatting = .sortedKeys
         return encoder
     }()
-
-    static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for (x, y) in zip(a, b) { difference |= x ^ y }
-        return difference == 0
-    }
 
     static func base64URL(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -10,17 +10,8 @@ import Vapor
 struct HostCheckMiddleware: AsyncMiddleware {
     let names: Set<String>
 
-    init(configuration: ServerConfiguration, hostName: String = ProcessInfo.processInfo.hostName) {
-        var names: Set<String> = ["localhost", "localhost.", configuration.host.lowercased()]
-        for name in configuration.publicNames { names.insert(name.lowercased()) }
-        let host = hostName.lowercased()
-        if !host.isEmpty {
-            names.insert(host)
-            let short = host.split(separator: ".").first.map(String.init) ?? host
-            names.insert(short)
-            names.insert(short + ".local")
-        }
-        self.names = names
+    init(configuration: ServerConfiguration, hostName: String = ServerConfiguration.machineName()) {
+        names = Set(configuration.ownNames(hostName: hostName) + ["localhost.", configuration.host.lowercased()])
     }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
@@ -47,7 +38,6 @@ struct HostCheckMiddleware: AsyncMiddleware {
     }
 
     static func isIPAddress(_ text: String) -> Bool {
-        var v4 = in_addr(), v6 = in6_addr()
-        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+        IPRange.bytes(of: text) != nil
     }
 }

@@ -56,7 +56,7 @@ struct CertificateAuthority: Sendable {
         let key = P256.Signing.PrivateKey()
         let name = try DistinguishedName {
             OrganizationName("Waymark")
-            CommonName("Waymark on \(Self.hostName()) (\(String(RandomToken.make(bytes: 4).prefix(6))))")
+            CommonName("Waymark on \(ServerConfiguration.machineName()) (\(String(RandomToken.make(bytes: 4).prefix(6))))")
         }
         let extensions = try Certificate.Extensions {
             Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
@@ -147,12 +147,6 @@ struct CertificateAuthority: Sendable {
             unlink(temporary.path)
             throw Problem.cannotWrite(file.path)
         }
-    }
-
-    static func hostName() -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count) == 0 else { return "localhost" }
-        return String(cString: buffer)
     }
 }
 
