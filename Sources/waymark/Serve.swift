@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import Foundation
+import WaymarkMedia
 import WaymarkServer
 
 /// `waymark serve`: the route service.
@@ -119,10 +125,25 @@ struct Serve: AsyncParsableCommand {
         } else {
             print("Waymark's API is at \(configuration.address) (no web app)")
         }
-        if let authority = configuration.authorityAddress {
-            print("On a phone, first install and trust Waymark's certificate authority: \(authority)")
+        if let pair = configuration.pairAddress {
+            Self.printPairing(pair, authority: configuration.authorityAddress)
         }
         try await WaymarkServerApp.run(configuration)
+    }
+
+    /// The phone's way in (DESIGN §3.12): a QR code, in half blocks as `waymark record` draws its
+    /// own, that opens the pairing page; black on white when the output is a terminal.
+    private static func printPairing(_ pair: String, authority: String?) {
+        if let authority {
+            print("On a phone, scan this code or open \(pair): it shows how to trust Waymark's certificate authority (\(authority)), then opens Waymark.")
+        } else {
+            print("On a phone, scan this code or open \(pair), then open Waymark.")
+        }
+        guard let image = try? QRImage(encoding: pair) else { return }
+        let terminal = isatty(STDOUT_FILENO) == 1
+        for line in HalfBlocks.lines(image) {
+            print(terminal ? "\u{1B}[30;107m" + line + "\u{1B}[0m" : line)
+        }
     }
 
     /// A tile source from a URL template option; without an attribution, the tiles' host is named.

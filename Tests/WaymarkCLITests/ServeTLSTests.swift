@@ -95,6 +95,47 @@ struct ServeTLSTests {
         #expect(try server.output.read(\CapturedOutput.stdoutURL).contains("https://phone.test:\(server.https)/"), "serve says where a phone opens it")
     }
 
+    @Test("serve prints a code that zbar reads as the pairing page's address; /pair shows the CA's fingerprint as OpenSSL computes it")
+    func pairing() throws {
+        let data = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try Self.start(data, ["--tls", "auto", "--public-name", "phone.test"])
+        defer { server.stop() }
+        let pair = "http://phone.test:\(server.http)/pair"
+        let printed = try server.output.read(\CapturedOutput.stdoutURL)
+        #expect(printed.contains(pair), "\(printed)")
+        // The half blocks back into pixels (a PBM, two rows per line), read by a QR reader that is not zxing-cpp.
+        let rows = printed.split(separator: "\n").map(String.init).filter { !$0.isEmpty && $0.allSatisfy { " ▀▄█".contains($0) } }
+        #expect(rows.count > 10, "no code in: \(printed)")
+        let width = rows.map(\.count).max() ?? 0, scale = 8
+        var pixels: [String] = []
+        for row in rows {
+            let cells = Array(row) + Array(repeating: " ", count: width - row.count)
+            for half in 0..<2 {
+                let line = cells.map { cell -> String in
+                    let dark = cell == "█" || (half == 0 ? cell == "▀" : cell == "▄")
+                    return String(repeating: dark ? "1 " : "0 ", count: scale)
+                }.joined()
+                pixels += Array(repeating: line, count: scale)
+            }
+        }
+        let image = data.appendingPathComponent("code.pbm")
+        try "P1\n\(width * scale) \(pixels.count)\n\(pixels.joined(separator: "\n"))\n".write(to: image, atomically: true, encoding: .ascii)
+        let read = String(decoding: try ExternalTool.run(["zbarimg", "-q", "--raw", image.path]), as: UTF8.self)
+        #expect(read.trimmingCharacters(in: .whitespacesAndNewlines) == pair)
+
+        // The page a phone opens: its platform's steps, the CA's fingerprint to compare, the HTTPS address.
+        let page = String(decoding: try ExternalTool.run(["curl", "-fsS", "-H", "Host: phone.test:\(server.http)", "-A", "Mozilla/5.0 (Linux; Android 14)",
+                                                          "-H", "Accept-Language: de-DE,de;q=0.9,en;q=0.8", "http://127.0.0.1:\(server.http)/pair"]), as: UTF8.self)
+        #expect(page.contains(#"<html lang="de">"#))
+        #expect(page.contains(#"<details open data-platform="android">"#))
+        #expect(page.contains(#"href="https://phone.test:\#(server.https)/""#))
+        let ca = data.appendingPathComponent("tls/ca.crt").path
+        let fingerprint = String(decoding: try ExternalTool.run(["openssl", "x509", "-in", ca, "-noout", "-fingerprint", "-sha256"]), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "=").last.map(String.init) ?? "?"
+        #expect(page.contains("<code>\(fingerprint)</code>"), "\(fingerprint) in \(page)")
+    }
+
     @Test("--tls-cert and --tls-key: the operator's pair is served, and after SIGHUP its replacement")
     func operatorsCertificate() throws {
         let data = try Self.temporaryFolder()

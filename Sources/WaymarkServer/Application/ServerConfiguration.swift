@@ -107,6 +107,12 @@ public struct ServerConfiguration: Sendable {
         tls == .automatic ? "http://\(shownName):\(httpPort)/ca.crt" : nil
     }
 
+    /// With TLS on, the page a phone opens first (`http://NAME:HTTPPORT/pair`): how to trust the
+    /// CA, then the HTTPS address. `waymark serve` prints it as a QR code and `/account` shows it.
+    public var pairAddress: String? {
+        tls == .off ? nil : "http://\(shownName):\(httpPort)/pair"
+    }
+
     private var shownName: String {
         var name = host
         if tls != .off {

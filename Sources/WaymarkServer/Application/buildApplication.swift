@@ -76,9 +76,17 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
         Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: #"{"status":"ok"}"#))
     }
     let webConfig = WebAppConfig(tiles: configuration.tiles, terrainTiles: configuration.terrainTiles, satelliteTiles: configuration.satelliteTiles,
-                                 vaults: configuration.vaults.map(\.url), sky: configuration.orbitData != nil)
+                                 vaults: configuration.vaults.map(\.url), sky: configuration.orbitData != nil,
+                                 pairing: configuration.pairAddress.map { .init(pairAddress: $0, secureAddress: configuration.address) })
     app.get("api", "v1", "config") { _ in
         try Response.json(webConfig)
+    }
+    if configuration.tls == .off {
+        // Nothing to trust without TLS: /pair says how HTTPS is turned on (the web app's warning
+        // on an insecure page links here). With TLS on it is served on the plain-HTTP port.
+        app.get("pair") { request in
+            PairingPage(httpsAddress: nil, authorityDER: nil).response(for: request)
+        }
     }
     app.get("openapi.yaml") { _ in
         Response(status: .ok, headers: ["Content-Type": "application/yaml; charset=utf-8"], body: .init(string: OpenAPIDocument.yaml))
@@ -165,6 +173,13 @@ struct WebAppConfig: Encodable {
     var vaults: [String]
     /// Whether the server has orbit data for `/api/v1/sky` (`--tle`).
     var sky: Bool
+    /// With TLS on, the phone's pairing page and the HTTPS address it opens (DESIGN §3.12).
+    var pairing: Pairing?
+
+    struct Pairing: Encodable {
+        var pairAddress: String
+        var secureAddress: String
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -173,9 +188,10 @@ struct WebAppConfig: Encodable {
         try container.encode(satelliteTiles, forKey: .satelliteTiles)
         try container.encode(vaults, forKey: .vaults)
         try container.encode(sky, forKey: .sky)
+        try container.encode(pairing, forKey: .pairing)
     }
 
-    private enum CodingKeys: String, CodingKey { case tiles, terrainTiles, satelliteTiles, vaults, sky }
+    private enum CodingKeys: String, CodingKey { case tiles, terrainTiles, satelliteTiles, vaults, sky, pairing }
 }
 
 /// Purges expired request nonces and sessions at start and every minute while the server

@@ -75,6 +75,23 @@ paths:
           content:
             application/yaml:
               schema: {}
+  /pair:
+    get:
+      operationId: pairingPage
+      summary: "How a phone trusts this server's certificate authority, then opens the HTTPS address (a page, EN/DE by Accept-Language or ?lang=). Served here with --tls off (it then says how HTTPS is turned on); with TLS on, on the plain-HTTP port (--http-port) only."
+      security: []
+      parameters:
+        - name: lang
+          in: query
+          required: false
+          schema: {type: string}
+          description: "en or de; anything else falls back to Accept-Language."
+      responses:
+        "200":
+          description: The page.
+          content:
+            text/html:
+              schema: {type: string}
   /api/v1/routes:
     post:
       operationId: createRoute
@@ -381,7 +398,7 @@ paths:
             application/json:
               schema:
                 type: object
-                required: [tiles, terrainTiles, satelliteTiles, vaults, sky]
+                required: [tiles, terrainTiles, satelliteTiles, vaults, sky, pairing]
                 properties:
                   tiles:
                     $ref: "#/components/schemas/MapTiles"
@@ -398,6 +415,15 @@ paths:
                     minItems: 1
                     items: {type: string, format: uri, pattern: "^https?://[^/]+(/.*[^/])?$"}
                   sky: {type: boolean, description: "Whether the server has orbit data for /api/v1/sky (waymark serve --tle)."}
+                  pairing:
+                    description: "With TLS on, where a phone is paired (the /pair page on the plain-HTTP port, which /account shows as a QR code) and the HTTPS address it then opens; null with --tls off."
+                    oneOf:
+                      - type: object
+                        required: [pairAddress, secureAddress]
+                        properties:
+                          pairAddress: {type: string, format: uri, pattern: "^http://[^/]+/pair$"}
+                          secureAddress: {type: string, format: uri, pattern: "^https://[^/]+/$"}
+                      - {type: "null"}
   /api/v1/qr/decode:
     post:
       operationId: decodeQRCodes

@@ -32,7 +32,10 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let response = try await next.respond(to: request)
-        response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
+        // A self-contained page with a policy of its own (/pair: inline style, nothing else) keeps it.
+        if !response.headers.contains(name: "Content-Security-Policy") {
+            response.headers.replaceOrAdd(name: "Content-Security-Policy", value: contentSecurityPolicy)
+        }
         response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "same-origin")
         // A browser keeps to HTTPS for a year; never for an IP address, which HSTS does not apply to.

@@ -4,7 +4,8 @@ import Vapor
 
 /// With TLS on, the plain-HTTP port (`--http-port`, DESIGN §3.12) serves only what a phone needs
 /// before it trusts Waymark's CA: `/ca.crt` (the CA certificate, DER, for Android and desktops)
-/// and `/ca.mobileconfig` (an iOS/macOS profile holding it); every other request is redirected
+/// `/ca.mobileconfig` (an iOS/macOS profile holding it) and `/pair` (``PairingPage``, how to
+/// trust the CA on each platform); every other request is redirected
 /// (308, method and body kept) to the same path and query on the HTTPS port, under the name the
 /// request used when it is one of the server's, else under the server's first name.
 ///
@@ -62,15 +63,22 @@ final class PlainHTTPSide: LifecycleHandler, Sendable {
             return Response(status: .ok, headers: ["Content-Type": "application/x-apple-aspen-config",
                                                    "Content-Disposition": #"attachment; filename="waymark-ca.mobileconfig""#],
                             body: .init(string: Self.profile(der: der, name: authorityName)))
+        case (.GET, "/pair"), (.HEAD, "/pair"):
+            return PairingPage(httpsAddress: httpsAddress(for: request, path: "/"), authorityDER: authorityDER).response(for: request)
         default:
             break
         }
+        let query = request.url.query.map { "?\($0)" } ?? ""
+        return Response(status: .permanentRedirect, headers: ["Location": httpsAddress(for: request, path: request.url.path + query), "Content-Length": "0"])
+    }
+
+    /// `path` on the HTTPS port, under the name the request used when it is one of the server's,
+    /// else under the server's first name.
+    func httpsAddress(for request: Request, path: String) -> String {
         var name = fallbackName
         if let given = request.headers.first(name: .host), names.admits(given) { name = HostCheckMiddleware.name(of: given.lowercased()) }
         let shown = name.contains(":") ? "[\(name)]" : name
-        let query = request.url.query.map { "?\($0)" } ?? ""
-        let target = "https://\(shown)\(httpsPort == 443 ? "" : ":\(httpsPort)")\(request.url.path)\(query)"
-        return Response(status: .permanentRedirect, headers: ["Location": target, "Content-Length": "0"])
+        return "https://\(shown)\(httpsPort == 443 ? "" : ":\(httpsPort)")\(path)"
     }
 
     /// An Apple configuration profile that installs the CA certificate (a root certificate
