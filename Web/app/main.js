@@ -2,7 +2,7 @@
 // language switch and the navigation in step, and registers the service worker.
 import * as i18n from './i18n.js';
 import { startRouter } from './router.js';
-import { watchConnection } from './status.js';
+import { watchConnection, showInsecureNotice } from './status.js';
 import { uploads } from '../photos/uploads.js';
 import { sceneUploads } from '../scenes/uploads.js';
 import { startRouteNotices } from '../recorder/notices.js';
@@ -92,6 +92,7 @@ async function start() {
   await i18n.load(i18n.initialLanguage());
   i18n.apply(document);
   markLanguage();
+  showInsecureNotice();
   watchConnection();
 
   const response = await fetch('/app/pages.json');
@@ -113,6 +114,7 @@ async function start() {
   i18n.onChange(() => {
     i18n.apply(document);
     markLanguage();
+    showInsecureNotice();
     setTitle();
     void router.refresh();
   });

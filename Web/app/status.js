@@ -1,5 +1,8 @@
 // The shell's aria-live region: short messages such as "Signed out." that a screen reader
-// reads without moving focus, shown for a few seconds; and the offline notice.
+// reads without moving focus, shown for a few seconds; the offline notice; and the notice of an
+// insecure page.
+import { t } from './i18n.js';
+import { el } from './dom.js';
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let timer;
@@ -26,4 +29,25 @@ export function watchConnection() {
   window.addEventListener('online', update);
   window.addEventListener('offline', update);
   update();
+}
+
+/**
+ * On a page that is not a secure context (plain HTTP under a name other than this device's own,
+ * e.g. a phone at http://192.168.1.5:8080/), the browser withholds the position, the camera,
+ * encryption (crypto.subtle) and the service worker: the notice (#insecure) says so at once,
+ * in the chosen language, and links to the HTTPS address and to /pair. Drawn again when the
+ * language changes.
+ * @param {{isSecureContext: boolean, hostname: string}} [where] for tests; the page's own by default
+ */
+export function showInsecureNotice(where = { isSecureContext: window.isSecureContext, hostname: location.hostname }) {
+  const notice = document.getElementById('insecure');
+  if (!notice) return;
+  notice.hidden = where.isSecureContext;
+  if (where.isSecureContext) return;
+  const name = where.hostname.includes(':') ? `[${where.hostname}]` : where.hostname;
+  const secure = `https://${name}/`;
+  notice.replaceChildren(
+    el('strong', {}, t('insecure.heading')), ' ', t('insecure.text'), ' ',
+    el('a', { href: secure }, t('insecure.https', { address: secure })), ' · ',
+    el('a', { href: '/pair' }, t('insecure.pair')));
 }

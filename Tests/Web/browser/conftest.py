@@ -4,6 +4,12 @@ saves screenshots to .build/test-results/web/.
 
 WAYMARK picks the server binary (default .build/debug/waymark), CHROMIUM the browser
 (default /usr/bin/chromium); DATABASE_URL is passed through to the server unchanged.
+
+A test marked `phone_origin` meets the app where a phone does (#27): on
+https://phone.test:PORT/, a name that is not localhost (Chromium maps it to 127.0.0.1 with
+--host-resolver-rules), served by `waymark serve --tls auto --public-name phone.test`, with
+Waymark's CA trusted the way a user trusts it: imported with certutil into the NSS database of
+the browser's home. No flag makes the browser take an insecure origin as secure.
 """
 import contextlib
 import json
@@ -11,6 +17,7 @@ import os
 import re
 import shutil
 import socket
+import ssl
 import struct
 import subprocess
 import sys
@@ -31,6 +38,8 @@ RESULTS = REPO / ".build" / "test-results" / "web"
 WAYMARK = os.environ.get("WAYMARK", str(REPO / ".build" / "debug" / "waymark"))
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 390, "height": 844}
+# The name the phone_origin tests open the app by; Chromium resolves it to 127.0.0.1.
+PHONE_NAME = "phone.test"
 
 
 def messages(language):
@@ -50,8 +59,13 @@ def free_port():
 
 
 class Server:
-    def __init__(self, url, port, log, tile_origin=None):
+    def __init__(self, url, port, log, tile_origin=None, api_url=None):
         self.url, self.port, self.log = url, port, log
+        # Where the tests' own HTTP client (the api fixture) reaches it: the browser's name is
+        # known only to the browser.
+        self.api_url = api_url or url
+        # With TLS on, the plain-HTTP port (/pair, /ca.crt, redirects).
+        self.http_port = None
         self.tile_origin = tile_origin
         self.tile_requests = []
         # Data vaults this server lets the pages talk to ({vault}, {closed-vault}): the browser logs
@@ -67,19 +81,104 @@ def pytest_configure(config):
                             "{vault}: the stand-in data vault's URL; {closed-vault}: a vault URL where nothing listens; "
                             "{geocoder}: the stand-in reverse geocoder's URL)")
     config.addinivalue_line("markers", "vault_options(allow_origin=True): how the stand-in data vault starts (allow_origin=False: no CORS headers)")
+    config.addinivalue_line("markers", "phone_origin: the server speaks HTTPS (--tls auto) and the phone opens it at https://phone.test:PORT/ with Waymark's CA trusted")
+
+
+class Authority:
+    """Waymark's certificate authority for the session (made by `waymark serve --tls auto` on its
+    first start) and a home folder whose NSS database trusts it, as a user's browser would."""
+
+    def __init__(self, folder, home):
+        self.folder, self.home = folder, home
+        self.certificate = folder / "ca.crt"
+
+    def install(self, data):
+        """Gives the data folder `data` this CA, so that the server it starts signs with it."""
+        tls = data / "tls"
+        tls.mkdir(mode=0o700)
+        for name in ("ca.key", "ca.crt"):
+            shutil.copyfile(self.folder / name, tls / name)
+            (tls / name).chmod(0o600)
+
+
+def wait_for_health(process, served, check):
+    """Waits until `check()` is true (the server answers /healthz); fails if the server exits or 60 s pass."""
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            pytest.fail(f"the server exited with {process.returncode}:\n{served.log_text()}", pytrace=False)
+        try:
+            if check():
+                return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"the server did not answer /healthz within 60 s:\n{served.log_text()}", pytrace=False)
+        time.sleep(0.1)
+
+
+def https_health(port, ca_file, name=PHONE_NAME):
+    """Whether the server on 127.0.0.1:`port` answers /healthz over TLS with a chain `ca_file` verifies for `name`."""
+    context = ssl.create_default_context(cafile=str(ca_file))
+    with socket.create_connection(("127.0.0.1", port), timeout=2) as raw, context.wrap_socket(raw, server_hostname=name) as tls:
+        tls.sendall(f"GET /healthz HTTP/1.1\r\nHost: {name}:{port}\r\nConnection: close\r\n\r\n".encode())
+        return tls.recv(64).startswith(b"HTTP/1.1 200")
 
 
 @pytest.fixture(scope="session")
-def playwright_instance():
+def authority(tmp_path_factory):
+    if not os.access(WAYMARK, os.X_OK):
+        pytest.fail(f"no server binary at {WAYMARK}: build it (swift build) or pass its path to scripts/web-check", pytrace=False)
+    if not shutil.which("certutil"):
+        pytest.fail("certutil is missing: run scripts/bootstrap (Debian: apt install libnss3-tools)", pytrace=False)
+    root = tmp_path_factory.mktemp("authority")
+    data = root / "data"
+    data.mkdir()
+    port, http_port = free_port(), free_port()
+    log = root / "server.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen([WAYMARK, "serve", "--data", str(data), "--host", "127.0.0.1", "--tls", "auto", "--public-name", PHONE_NAME,
+                                    "--port", str(port), "--http-port", str(http_port), "--web", "none"],
+                                   cwd=REPO, env=os.environ.copy(), stdout=out, stderr=subprocess.STDOUT)
+    wait_for_health(process, Server("", port, log), lambda: https_health(port, data / "tls" / "ca.crt"))
+    process.terminate()
+    process.wait(timeout=30)
+    return Authority(data / "tls", home_trusting(root / "home", data / "tls" / "ca.crt", "Waymark (tests)"))
+
+
+def home_trusting(home, certificate, nickname):
+    """A home folder whose NSS database (~/.pki/nssdb, where Chromium on Linux keeps the
+    authorities a user added) trusts the CA certificate `certificate` (PEM) for web sites."""
+    nss = home / ".pki" / "nssdb"
+    nss.mkdir(parents=True)
+    subprocess.run(["certutil", "-N", "-d", f"sql:{nss}", "--empty-password"], check=True, capture_output=True)
+    subprocess.run(["certutil", "-A", "-d", f"sql:{nss}", "-n", nickname, "-t", "C,,", "-i", str(certificate)], check=True, capture_output=True)
+    return home
+
+
+@pytest.fixture(scope="session")
+def playwright_instance(authority):
     if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
         pytest.fail(f"Chromium is missing at {CHROMIUM}: run scripts/bootstrap (Debian: apt install chromium) or set CHROMIUM", pytrace=False)
+    # The tests' own HTTP client (Playwright's, in node) trusts the CA too.
+    os.environ["NODE_EXTRA_CA_CERTS"] = str(authority.certificate)
     with sync_playwright() as p:
         yield p
 
 
+def launch_chromium(playwright_instance, authority, args=(), name=PHONE_NAME):
+    """Chromium with a home whose NSS database trusts `authority`'s CA (Waymark's, or any with a
+    `home`), and `name` resolved to 127.0.0.1 (the one name a test maps; nothing else about the
+    browser's security changes)."""
+    return playwright_instance.chromium.launch(
+        executable_path=CHROMIUM, headless=True, env={**os.environ, "HOME": str(authority.home)},
+        args=[f"--host-resolver-rules=MAP {name} 127.0.0.1", *args])
+
+
 @pytest.fixture(scope="session")
-def browser(playwright_instance):
-    browser = playwright_instance.chromium.launch(executable_path=CHROMIUM, headless=True)
+def browser(playwright_instance, authority):
+    browser = launch_chromium(playwright_instance, authority)
     yield browser
     browser.close()
 
@@ -270,28 +369,29 @@ def server(tmp_path, request, tile_server, server_port):
     data = tmp_path / "data"
     data.mkdir()
     log = tmp_path / "server.log"
+    secure = request.node.get_closest_marker("phone_origin") is not None
+    if secure:
+        authority = request.getfixturevalue("authority")
+        authority.install(data)
+        http_port = free_port()
+        extra = ["--tls", "auto", "--public-name", PHONE_NAME, "--http-port", str(http_port), *extra]
     with open(log, "wb") as out:
         process = subprocess.Popen(
             [WAYMARK, "serve", "--data", str(data), "--host", "127.0.0.1", "--port", str(port), "--web", str(WEB), *extra],
             cwd=REPO, env=os.environ.copy(), stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    served = Server(url, port, log, tile_origin)
+    if secure:
+        served = Server(f"https://{PHONE_NAME}:{port}", port, log, tile_origin, api_url=f"https://127.0.0.1:{port}")
+        served.http_port = http_port
+        check = lambda: https_health(port, authority.certificate)
+    else:
+        served = Server(f"http://127.0.0.1:{port}", port, log, tile_origin)
+
+        def check():
+            with urllib.request.urlopen(served.url + "/healthz", timeout=2) as answer:
+                return answer.status == 200
     served.tile_requests = tile_requests
     served.vault_origins = vault_origins
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            pytest.fail(f"the server exited with {process.returncode}:\n{served.log_text()}", pytrace=False)
-        try:
-            with urllib.request.urlopen(url + "/healthz", timeout=2) as answer:
-                if answer.status == 200:
-                    break
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"the server did not answer /healthz within 60 s:\n{served.log_text()}", pytrace=False)
-        time.sleep(0.1)
+    wait_for_health(process, served, check)
     yield served
     process.terminate()
     try:
@@ -304,7 +404,7 @@ def server(tmp_path, request, tile_server, server_port):
 @pytest.fixture
 def api(playwright_instance, server):
     """An HTTP client of its own (not the browser's cookies), for setting up and checking."""
-    context = playwright_instance.request.new_context(base_url=server.url)
+    context = playwright_instance.request.new_context(base_url=server.api_url)
     yield context
     context.dispose()
 

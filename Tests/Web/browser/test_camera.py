@@ -15,10 +15,13 @@ import pytest
 from playwright.sync_api import expect
 from pygeomag import GeoMag
 
-from conftest import CHROMIUM, messages, phones_on, username, wait_for_service_worker
+from conftest import launch_chromium, messages, phones_on, username, wait_for_service_worker
 from flows import sign_in
 from photos_flows import PASSWORD, here, offset
 from test_tasks import make_officer, make_user, task_through_api
+
+# Needs a secure context (WebCrypto, the service worker, the camera, the position): met as a phone meets it.
+pytestmark = pytest.mark.phone_origin
 
 # The phone's sensors: every 50 ms a deviceorientationabsolute and a devicemotion event with the
 # values of window.__sensors, which the test changes (shake: m/s² of acceleration).
@@ -74,10 +77,9 @@ def shown_degrees(locator):
 
 
 @pytest.fixture(scope="module")
-def camera_browser(playwright_instance):
+def camera_browser(playwright_instance, authority):
     """Chromium with its fake camera (a moving test picture) that needs no permission prompt."""
-    browser = playwright_instance.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"])
+    browser = launch_chromium(playwright_instance, authority, ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"])
     yield browser
     browser.close()
 

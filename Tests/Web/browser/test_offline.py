@@ -1,7 +1,11 @@
 """After one visit the service worker has the shell: it opens with no network at all."""
+import pytest
 from playwright.sync_api import expect
 
 from conftest import messages, wait_for_service_worker
+
+# Needs a secure context (WebCrypto, the service worker, the camera, the position): met as a phone meets it.
+pytestmark = pytest.mark.phone_origin
 
 
 def test_the_shell_opens_offline_after_one_visit(phone):

@@ -13,6 +13,9 @@ from conftest import RESULTS, messages, wait_for_service_worker
 from recorder_flows import (PASSPHRASE, distance_text, hide_page_for, kept_route, payload_parts, read_qr, replay,
                             set_passphrase, start_recording, time_text, track_points, wait_for_new_qr)
 
+# Needs a secure context (WebCrypto, the service worker, the camera, the position): met as a phone meets it.
+pytestmark = pytest.mark.phone_origin
+
 UNITS_KEPT = """async () => {
   const routes = await import('/recorder/routes.js');
   const route = await routes.unfinishedRoute();

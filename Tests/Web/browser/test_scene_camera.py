@@ -18,11 +18,14 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
-from conftest import CHROMIUM, messages, phones_on, username, wait_for_service_worker
+from conftest import launch_chromium, messages, phones_on, username, wait_for_service_worker
 from flows import sign_in
 from photos_flows import PASSWORD, here, offset
 from test_camera import true_north
 from test_tasks import make_user
+
+# Needs a secure context (WebCrypto, the service worker, the camera, the position): met as a phone meets it.
+pytestmark = pytest.mark.phone_origin
 
 # The phone's sensors: every 50 ms a deviceorientationabsolute event with window.__sensors' angles.
 SENSORS = """
@@ -133,8 +136,8 @@ def scene_video(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def video_browser(playwright_instance, scene_video):
-    browser = playwright_instance.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+def video_browser(playwright_instance, authority, scene_video):
+    browser = launch_chromium(playwright_instance, authority, [
         "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
         f"--use-file-for-fake-video-capture={scene_video}"])
     yield browser

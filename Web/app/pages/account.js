@@ -8,6 +8,7 @@ import { currentUser, setUser } from '../session.js';
 import { ensureDeviceKey } from '../../recorder/keeper.js';
 import { syncNow } from '../../recorder/routes.js';
 import { announce } from '../status.js';
+import { loadQrLibrary, qrModules, drawQr } from '../../recorder/ui/qr.js';
 
 /** @typedef {import('../session.js').User} User */
 /** @typedef {import('../router.js').PageContext} PageContext */
@@ -221,8 +222,40 @@ function signedIn(user, context) {
       el('dl', { class: 'facts' }, ...facts.flatMap(([key, value]) => [el('dt', {}, t(key)), el('dd', {}, value)])),
       el('p', { class: 'actions' }, signOut)),
     devices(context),
+    pairing(),
     everything(),
   ];
+}
+
+/**
+ * With HTTPS on (GET /api/v1/config `pairing`), the code `waymark serve` prints: a phone that
+ * scans it opens the pairing page, trusts Waymark's certificate authority and opens Waymark.
+ * Without HTTPS the section stays hidden.
+ */
+function pairing() {
+  const canvas = el('canvas', { class: 'pair-code', role: 'img' });
+  const link = el('a', {});
+  const section = el('section', { class: 'card', id: 'pair', 'aria-labelledby': 'pair-heading', hidden: true },
+    el('h2', { id: 'pair-heading' }, t('pair.heading')),
+    el('p', {}, t('pair.intro')),
+    canvas,
+    el('p', { class: 'hint' }, t('pair.link'), ' ', link));
+  void (async () => {
+    try {
+      /** @type {{pairing: {pairAddress: string, secureAddress: string} | null}} */
+      const config = await api.get('/api/v1/config');
+      if (!config.pairing) return;
+      const address = config.pairing.pairAddress;
+      link.setAttribute('href', address);
+      link.textContent = address;
+      canvas.setAttribute('aria-label', t('pair.code', { address }));
+      drawQr(canvas, qrModules(await loadQrLibrary(), address, 'Byte'), 200);
+      section.hidden = false;
+    } catch (error) {
+      console.warn('Waymark: no pairing code:', error);
+    }
+  })();
+  return section;
 }
 
 /**

@@ -42,15 +42,16 @@ export function loadQrLibrary() {
 const QUIET = 4;
 
 /**
- * The dark modules of `text` as an alphanumeric QR code of level Q, the smallest version that
- * holds it (type 0).
+ * The dark modules of `text` as a QR code of level Q, the smallest version that holds it (type 0).
  * @param {QrFactory} factory
- * @param {string} text only 0-9, A-Z, space and $%*+-./: (the payload is `<time>-<NONCE>`)
+ * @param {string} text in 'Alphanumeric' mode only 0-9, A-Z, space and $%*+-./: (the recorder's
+ *   payload is `<time>-<NONCE>`); in 'Byte' mode anything (an address)
+ * @param {'Alphanumeric' | 'Byte'} [mode]
  * @returns {boolean[][]}
  */
-export function qrModules(factory, text) {
+export function qrModules(factory, text, mode = 'Alphanumeric') {
   const code = factory(0, 'Q');
-  code.addData(text, 'Alphanumeric');
+  code.addData(text, mode);
   code.make();
   const count = code.getModuleCount();
   return Array.from({ length: count }, (_, row) => Array.from({ length: count }, (_, column) => code.isDark(row, column)));
