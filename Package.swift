@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-postgres-driver.git", from: "2.8.0"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
     ],
     targets: [
         // Pure Swift, portable to Apple platforms: no C shim, no Linux-only API.
@@ -93,7 +94,9 @@ let package = Package(
         // The wire contract shared by server and client: DTOs, request signing, error bodies.
         .target(
             name: "WaymarkAPI",
-            dependencies: ["WaymarkCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["WaymarkCore", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Yams", package: "Yams")],
+            // The API's contract: one OpenAPI 3.1 file per area and a common one (APIContract merges them).
+            resources: [.copy("Contract")]
         ),
         // The typed client of the route API, on AsyncHTTPClient.
         .target(
@@ -176,7 +179,7 @@ let package = Package(
         // Shared by the test targets: fixtures, temporary folders, and the external tools that check our output.
         .target(name: "WaymarkTestSupport", path: "Tests/WaymarkTestSupport"),
         .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore", "WaymarkTestSupport"], exclude: ["FuzzRegressions"]),
-        .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore"]),
+        .testTarget(name: "WaymarkAPITests", dependencies: ["WaymarkAPI", "WaymarkCore", .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "WaymarkClientTests", dependencies: ["WaymarkClient", "WaymarkAPI", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkMediaTests", dependencies: ["WaymarkMedia", "WaymarkCore", "WaymarkTestSupport"], exclude: ["FuzzRegressions"]),
         .testTarget(name: "WaymarkCLITests", dependencies: ["WaymarkCore", "WaymarkMedia", "WaymarkAPI", "WaymarkClient", "WaymarkRecorder", "WaymarkVault", "WaymarkTestSupport",
@@ -190,6 +193,7 @@ let package = Package(
                 "WaymarkServer", "WaymarkAPI", "WaymarkCore", "WaymarkMedia", "WaymarkTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["FuzzRegressions"]
         ),

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Vapor
+import WaymarkAPI
 import WaymarkCore
 
 /// Builds the server: a Vapor application on the database of `configuration` (SQLite in the
@@ -88,8 +89,10 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
             PairingPage(httpsAddress: nil, authorityDER: nil).response(for: request)
         }
     }
+    // The contract's files merged once (DESIGN §3.3): a broken contract stops the server here.
+    let contract = try APIContract.yaml()
     app.get("openapi.yaml") { _ in
-        Response(status: .ok, headers: ["Content-Type": "application/yaml; charset=utf-8"], body: .init(string: OpenAPIDocument.yaml))
+        Response(status: .ok, headers: ["Content-Type": "application/yaml; charset=utf-8"], body: .init(string: contract))
     }
 
     if let orbits = configuration.orbitData {
