@@ -62,6 +62,14 @@ public struct APIErrorBody: Codable, Sendable, Equatable, Error, CustomStringCon
         self.reason = reason
     }
 
+    /// An answer of this server: its code is one of ``APIErrorCode``.
+    public init(error: APIErrorCode, reason: String) {
+        self.init(error: error.rawValue, reason: reason)
+    }
+
+    /// The code, when it is one this version knows.
+    public var code: APIErrorCode? { APIErrorCode(rawValue: error) }
+
     public var description: String { "\(error): \(reason)" }
 }
 

@@ -23,7 +23,7 @@ struct TaskStateMachineTests {
             do {
                 outcome = try TaskStateMachine.apply(event, to: status)?.rawValue ?? "same"
             } catch {
-                outcome = error.code
+                outcome = error.code.rawValue
                 #expect(!error.reason.isEmpty && error.reason.hasSuffix("."), "a refusal says why: \(error.reason)")
             }
             #expect(outcome == expected, "\(event) in \(status.rawValue)")

@@ -1,14 +1,13 @@
-// What a person reads when the API says no: known error codes have their own message in every
-// language (i18n key `error.<code>`); only an unknown code shows the server's English reason.
+// What a person reads when the API says no: every code the API can answer has its own message
+// in every language (i18n key `error.<code>`); the server's `reason` is for developers and logs
+// and is never shown (it is English, and may name fields a person never sees).
+import { API_ERROR_CODES } from './error-codes.js';
 
-/** The codes with a message of their own; a unit test checks each has `error.<code>` in both languages. */
-export const KNOWN_ERRORS = Object.freeze([
-  'wrong_credentials', 'too_many_attempts', 'username_taken', 'invalid_username', 'invalid_password',
-  'invalid_email', 'registration_closed', 'not_signed_in', 'invalid_name', 'cross_site_request', 'offline',
-]);
+/** The codes with a message of their own (the API's and the app's `offline`); a unit test checks each has `error.<code>` in both languages. */
+export const KNOWN_ERRORS = Object.freeze([...API_ERROR_CODES, 'offline']);
 
 /**
- * @param {{status: number, code: string, reason: string, retryAfter: number | null}} error an ApiError
+ * @param {{status: number, code: string, retryAfter?: number | null}} error an ApiError, or a refusal an outbox kept
  * @param {(key: string, params?: Record<string, string | number>) => string} t
  * @returns {string}
  */
@@ -18,7 +17,6 @@ export function describeError(error, t) {
     return t('error.too_many_attempts', { minutes });
   }
   if (KNOWN_ERRORS.includes(error.code)) return t(`error.${error.code}`);
-  if (error.reason) return error.reason;
   if (error.status >= 500) return t('error.server', { status: String(error.status) });
   return t('error.unknown', { status: String(error.status) });
 }

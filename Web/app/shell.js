@@ -3,7 +3,7 @@
 // browsers fetch the new ones (the old cache is deleted when the new worker activates).
 // A unit test checks that this list and the files in Web/ agree.
 
-export const VERSION = 'waymark-shell-2026-12-02.2';
+export const VERSION = 'waymark-shell-2026-12-02.3';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */
@@ -14,6 +14,7 @@ export const SHELL_FILES = Object.freeze([
   '/styles/app.css',
   '/app/api.js',
   '/app/dom.js',
+  '/app/error-codes.js',
   '/app/errors.js',
   '/app/geodesy.js',
   '/app/i18n.js',

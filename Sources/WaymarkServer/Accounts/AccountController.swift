@@ -19,7 +19,7 @@ struct AccountController: Sendable {
 
     @Sendable func createAccount(_ request: Request) async throws -> Response {
         guard registrationOpen else {
-            throw APIError(.forbidden, "registration_closed", "This server does not take new accounts; ask its administrator for one.")
+            throw APIError(.forbidden, .registrationClosed, "This server does not take new accounts; ask its administrator for one.")
         }
         let body = try request.decodeJSON(NewAccountRequest.self)
         if let wait = await throttle.admitRegistration(address: request.client.address, now: service.clock.now()) {
@@ -57,7 +57,7 @@ struct AccountController: Sendable {
         }
         await throttle.finish(ticket, succeeded: account != nil)
         guard let account else {
-            throw APIError.unauthorized("wrong_credentials", "The username or the password is wrong.")
+            throw APIError.unauthorized(.wrongCredentials, "The username or the password is wrong.")
         }
         request.logger.info("signed in", metadata: ["user": "\(account.id)"])
         return try await sessionResponse(for: account, status: .ok, request: request)
@@ -95,7 +95,7 @@ struct AccountController: Sendable {
     /// 429 `too_many_attempts` with `Retry-After`: `what`, and when to try again.
     static func tooManyAttempts(_ wait: Int, _ what: String) -> APIError {
         let when = wait < 60 ? "\(wait) s" : "\(Int((Double(wait) / 60).rounded(.up))) min"
-        var error = APIError(.tooManyRequests, "too_many_attempts", "\(what); try again in \(when).")
+        var error = APIError(.tooManyRequests, .tooManyAttempts, "\(what); try again in \(when).")
         error.headers.replaceOrAdd(name: .retryAfter, value: "\(wait)")
         return error
     }
@@ -104,19 +104,19 @@ struct AccountController: Sendable {
     static func error(for problem: AccountProblem) -> APIError {
         switch problem {
         case .invalidUsername:
-            return .badRequest("invalid_username", "username must be \(AccountRules.usernameLengths.lowerBound) to \(AccountRules.usernameLengths.upperBound) characters of a-z, 0-9, _, . and -.")
+            return .badRequest(.invalidUsername, "username must be \(AccountRules.usernameLengths.lowerBound) to \(AccountRules.usernameLengths.upperBound) characters of a-z, 0-9, _, . and -.")
         case .invalidPassword(.tooShort):
-            return .badRequest("invalid_password", "password must be at least \(AccountRules.minimumPasswordLength) characters.")
+            return .badRequest(.invalidPassword, "password must be at least \(AccountRules.minimumPasswordLength) characters.")
         case .invalidPassword(.tooLong):
-            return .badRequest("invalid_password", "password must be at most \(AccountRules.maximumPasswordBytes) bytes.")
+            return .badRequest(.invalidPassword, "password must be at most \(AccountRules.maximumPasswordBytes) bytes.")
         case .invalidDisplayName:
-            return .badRequest("invalid_display_name", "displayName must be 1 to \(AccountRules.nameLengths.upperBound) characters.")
+            return .badRequest(.invalidDisplayName, "displayName must be 1 to \(AccountRules.nameLengths.upperBound) characters.")
         case .invalidEmail:
-            return .badRequest("invalid_email", "email is not an e-mail address.")
+            return .badRequest(.invalidEmail, "email is not an e-mail address.")
         case .usernameTaken:
-            return APIError(.conflict, "username_taken", "This username is taken; choose another.")
+            return APIError(.conflict, .usernameTaken, "This username is taken; choose another.")
         case .noSuchAccount:
-            return APIError(.notFound, "not_found", "There is no such account.")
+            return APIError(.notFound, .notFound, "There is no such account.")
         }
     }
 }

@@ -67,7 +67,7 @@ extension SignedInUser {
     /// The guard of every route that needs a signed-in account.
     static var required: any Middleware {
         SignedInUser.guardMiddleware(throwing: APIError.unauthorized(
-        "not_signed_in", "Sign in first: POST /api/v1/sessions, then send the cookie or Authorization: Bearer <token>."
+        .notSignedIn, "Sign in first: POST /api/v1/sessions, then send the cookie or Authorization: Bearer <token>."
         ))
     }
 }
@@ -96,7 +96,7 @@ struct CrossSiteRequestGuard: AsyncMiddleware {
         } else if request.headers.contains(name: APIHeader.signature), Self.isSignedRoute(request.url.path) {
             return try await next.respond(to: request)
         }
-        throw APIError(.forbidden, "cross_site_request", "This request came from a page of another site; it is refused.")
+        throw APIError(.forbidden, .crossSiteRequest, "This request came from a page of another site; it is refused.")
     }
 
     /// Whether `request` is a write sent from a page of another site: its `Sec-Fetch-Site` is

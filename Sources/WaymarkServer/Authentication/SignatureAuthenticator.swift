@@ -51,12 +51,12 @@ struct SignatureAuthenticator: AsyncAuthenticator {
         let nowSeconds = clock.unixSeconds
         guard abs(nowSeconds - signing.timestamp) <= RequestSigning.maxClockSkew else {
             throw APIError.unauthorized(
-                "stale_timestamp",
+                .staleTimestamp,
                 "\(APIHeader.timestamp) is \(abs(nowSeconds - signing.timestamp)) s away from the server's clock; at most \(RequestSigning.maxClockSkew) s is accepted. Check the client's clock."
             )
         }
         guard let consumer = try await consumers.consumer(apiKey: signing.apiKey), consumer.revokedAt == nil else {
-            throw APIError.unauthorized("unknown_key", "The API key is unknown or has been revoked.")
+            throw APIError.unauthorized(.unknownKey, "The API key is unknown or has been revoked.")
         }
         let body = try await collectBody(request)
         let verified = RequestSigning.verify(
@@ -65,7 +65,7 @@ struct SignatureAuthenticator: AsyncAuthenticator {
             bodyHash: RequestSigning.bodyHash(body), signedHeaders: signing.signedHeaders
         )
         guard verified else {
-            throw APIError.unauthorized("bad_signature", "The signature does not match this request and the key's secret.")
+            throw APIError.unauthorized(.badSignature, "The signature does not match this request and the key's secret.")
         }
         let consumerID = consumer.id
         let pending = PendingNonce(consumerID: consumerID, nonce: signing.nonce, timestamp: signing.timestamp)
@@ -93,7 +93,7 @@ struct SignatureAuthenticator: AsyncAuthenticator {
     }
 
     private static let replayed = APIError.unauthorized(
-        "replayed_request",
+        .replayedRequest,
         "This \(APIHeader.nonce) was used before; sign every request, retries included, with a fresh nonce."
     )
 
@@ -112,7 +112,7 @@ struct SignatureAuthenticator: AsyncAuthenticator {
         guard let nonce = headers.first(name: APIHeader.nonce) else {
             if signature != nil {
                 throw APIError.unauthorized(
-                    "signature_version",
+                    .signatureVersion,
                     "This request has no \(APIHeader.nonce): request signature version 2 is required (DESIGN §3.3). Sign with \(APIHeader.key), \(APIHeader.timestamp), \(APIHeader.nonce), \(APIHeader.signedHeaders) and \(APIHeader.signature)."
                 )
             }
@@ -126,11 +126,11 @@ struct SignatureAuthenticator: AsyncAuthenticator {
             throw Self.missing
         }
         guard let timestamp = Int(timestampText) else {
-            throw APIError.unauthorized("bad_signature", "\(APIHeader.timestamp) must be whole Unix seconds.")
+            throw APIError.unauthorized(.badSignature, "\(APIHeader.timestamp) must be whole Unix seconds.")
         }
         guard RequestSigning.isValidNonce(nonce) else {
             throw APIError.unauthorized(
-                "bad_signature",
+                .badSignature,
                 "\(APIHeader.nonce) must be \(RequestSigning.nonceLengths.lowerBound) to \(RequestSigning.nonceLengths.upperBound) characters of A-Z, a-z, 0-9, _ and -, fresh for every request."
             )
         }
@@ -140,14 +140,14 @@ struct SignatureAuthenticator: AsyncAuthenticator {
         for name in names {
             guard !name.isEmpty, name == name.lowercased(), !signed.contains(where: { $0.name == name }) else {
                 throw APIError.unauthorized(
-                    "bad_signature",
+                    .badSignature,
                     "\(APIHeader.signedHeaders) must list distinct lowercase header names separated by \";\"."
                 )
             }
             let values = headers[name]
             guard values.count == 1, let value = values.first else {
                 throw APIError.unauthorized(
-                    "bad_signature",
+                    .badSignature,
                     values.isEmpty
                         ? "\(APIHeader.signedHeaders) names \(name), which this request does not carry."
                         : "\(name) appears more than once; a signed header must appear once."
@@ -158,7 +158,7 @@ struct SignatureAuthenticator: AsyncAuthenticator {
         for name in RequestSigning.headersThatMustBeSigned where headers.contains(name: name) {
             guard signed.contains(where: { $0.name == name }) else {
                 throw APIError.unauthorized(
-                    "unsigned_header",
+                    .unsignedHeader,
                     "This request carries \(name) without signing it; list it in \(APIHeader.signedHeaders) (\(RequestSigning.headersThatMustBeSigned.joined(separator: ", ")) must be signed whenever present)."
                 )
             }
@@ -167,7 +167,7 @@ struct SignatureAuthenticator: AsyncAuthenticator {
     }
 
     private static let missing = APIError.unauthorized(
-        "missing_signature",
+        .missingSignature,
         "Sign every request (signature version 2) with the \(APIHeader.key), \(APIHeader.timestamp), \(APIHeader.nonce), \(APIHeader.signedHeaders) and \(APIHeader.signature) headers."
     )
 

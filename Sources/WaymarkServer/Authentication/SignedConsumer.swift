@@ -37,7 +37,7 @@ extension SignedConsumer {
     /// The guard of every route that must be signed: an unsigned request gets `missing_signature`.
     static var required: any Middleware {
         SignedConsumer.guardMiddleware(throwing: APIError.unauthorized(
-        "missing_signature",
+        .missingSignature,
         "Sign every request (signature version 2) with the \(APIHeader.key), \(APIHeader.timestamp), \(APIHeader.nonce), \(APIHeader.signedHeaders) and \(APIHeader.signature) headers."
         ))
     }

@@ -21,7 +21,7 @@ struct KeyController: Sendable {
         let body = try request.decodeJSON(NewDeviceKeyRequest.self)
         let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard AccountRules.isValidName(name), !AccountRules.hasControlCharacters(body.name) else {
-            throw APIError.badRequest("invalid_name", "name must be 1 to \(AccountRules.nameLengths.upperBound) characters, without control characters, e.g. \"Alice's phone\".")
+            throw APIError.badRequest(.invalidName, "name must be 1 to \(AccountRules.nameLengths.upperBound) characters, without control characters, e.g. \"Alice's phone\".")
         }
         let consumer = Consumer.make(name: name, userID: user.account.id, now: clock.now())
         try await consumers.create(consumer)
@@ -46,7 +46,7 @@ struct KeyController: Sendable {
         let user = try request.auth.require(SignedInUser.self)
         let key = request.parameters.get("key") ?? ""
         guard try await consumers.revoke(apiKey: key, userID: user.account.id, now: clock.now()) else {
-            throw APIError(.notFound, "not_found", "You have no device key \(key).")
+            throw APIError(.notFound, .notFound, "You have no device key \(key).")
         }
         request.logger.info("device key revoked", metadata: ["user": "\(user.account.id)", "key": "\(key)"])
         return Response(status: .noContent)

@@ -91,7 +91,7 @@ struct FieldPathController: Sendable {
         return Response(status: .noContent)
     }
 
-    static let notFound = APIError(.notFound, "not_found", "You have no field path with this id; GET /api/v1/paths lists yours.")
+    static let notFound = APIError(.notFound, .notFound, "You have no field path with this id; GET /api/v1/paths lists yours.")
 
     // MARK: Parts
 
@@ -108,7 +108,7 @@ struct FieldPathController: Sendable {
             measurement = try path.measure()
         } catch {
             let index = if case let .unresolvedEdge(index) = error { index } else { 0 }
-            throw APIError.badRequest("invalid_path", "Points \(index + 1) and \(index + 2) are nearly opposite each other on the Earth; a walked path has no such step.")
+            throw APIError.badRequest(.invalidPath, "Points \(index + 1) and \(index + 2) are nearly opposite each other on the Earth; a walked path has no such step.")
         }
         return Prepared(name: path.name, points: try pointsJSON(path.points), count: path.points.count, measurement: measurement,
                         startedAt: path.points[0].time, endedAt: path.points[path.points.count - 1].time)
@@ -132,7 +132,7 @@ struct FieldPathController: Sendable {
     /// The path stored under a key, if the request under the same key sent the same path.
     static func same(_ stored: StoredFieldPath, _ prepared: Prepared) throws -> StoredFieldPath {
         guard stored.name == prepared.name, stored.points == prepared.points else {
-            throw APIError(.conflict, "idempotency_key_reused",
+            throw APIError(.conflict, .idempotencyKeyReused,
                            "This Idempotency-Key was used for another path; send a new path under a new key.")
         }
         return stored
@@ -167,11 +167,11 @@ struct FieldPathController: Sendable {
         let what = String(error.description.prefix(1)).uppercased() + error.description.dropFirst()
         switch error {
         case .tooManyPoints:
-            return APIError(.payloadTooLarge, "too_many_points", what + "; split the walk into several paths.")
+            return APIError(.payloadTooLarge, .tooManyPoints, what + "; split the walk into several paths.")
         case .notAJSONObject, .unknownField, .missingPoints:
-            return .badRequest("invalid_path", what + ". Send {\"name\": \"…\" (optional), \"points\": [[latitude, longitude, altitude or null, unixSeconds], …]}.")
+            return .badRequest(.invalidPath, what + ". Send {\"name\": \"…\" (optional), \"points\": [[latitude, longitude, altitude or null, unixSeconds], …]}.")
         default:
-            return .badRequest("invalid_path", what + ".")
+            return .badRequest(.invalidPath, what + ".")
         }
     }
 }

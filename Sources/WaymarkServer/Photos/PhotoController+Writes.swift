@@ -95,7 +95,7 @@ extension PhotoController {
         guard let size = request.parameters.get("size"), PhotoUploader.sizes.contains(where: { $0.name == size }),
               let file = blobs.file(sha256: photo.sha256, derivative: size + ".jpg")
         else {
-            throw APIError(.notFound, "not_found", "Sizes are thumb, medium and large.")
+            throw APIError(.notFound, .notFound, "Sizes are thumb, medium and large.")
         }
         let response: Response
         if Self.acceptsWebP(request.headers[.accept]), let webp = uploader.webp(sha256: photo.sha256, size: size) {
@@ -159,12 +159,12 @@ extension PhotoController {
         if let title = edit.title {
             let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
             guard trimmed.unicodeScalars.count <= 200, !AccountRules.hasControlCharacters(title) else {
-                throw APIError.badRequest("invalid_title", "title must be at most 200 characters, with no control characters.")
+                throw APIError.badRequest(.invalidTitle, "title must be at most 200 characters, with no control characters.")
             }
             if !trimmed.isEmpty { photo.title = trimmed }
         }
         if let visibility = edit.visibility {
-            guard let value = Visibility(rawValue: visibility) else { throw APIError.badRequest("invalid_visibility", "visibility must be public or private.") }
+            guard let value = Visibility(rawValue: visibility) else { throw APIError.badRequest(.invalidVisibility, "visibility must be public or private.") }
             photo.visibility = value
         }
         switch (edit.latitude, edit.longitude) {
@@ -174,12 +174,12 @@ extension PhotoController {
             photo.place = nil
         case let (.some(latitude?), .some(longitude?)):
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                throw APIError.badRequest("invalid_place", "latitude must be −90 to 90 and longitude −180 to 180.")
+                throw APIError.badRequest(.invalidPlace, "latitude must be −90 to 90 and longitude −180 to 180.")
             }
             photo.place = Place(latitude: latitude, longitude: longitude)
             photo.placeSource = .client
         default:
-            throw APIError.badRequest("invalid_place", "latitude and longitude go together: give both, or both null to remove the place.")
+            throw APIError.badRequest(.invalidPlace, "latitude and longitude go together: give both, or both null to remove the place.")
         }
         // Made public, a place is published only when the owner says so, as on upload (#34): one
         // read from the photo's own GPS tags needs `usePhotoPlace: true`; `false` removes any.
@@ -199,7 +199,7 @@ extension PhotoController {
     }
 
     /// 409 `photo_sent`: the photo is evidence of a task that was sent.
-    static let photoSent = APIError(.conflict, "photo_sent", "This photo was sent with an inspection task, so it is evidence and can never be changed or deleted.")
+    static let photoSent = APIError(.conflict, .photoSent, "This photo was sent with an inspection task, so it is evidence and can never be changed or deleted.")
 
     /// Gives the photos that follow `photo` (a scene's feet shot its reference) its visibility.
     private func follow(_ photo: Photo) async throws {
@@ -261,7 +261,7 @@ extension PhotoController {
     static func idempotencyKey(_ request: Request) throws -> String? {
         guard let key = request.headers.first(name: "Idempotency-Key") else { return nil }
         guard !key.isEmpty, key.count <= 255, key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
-            throw APIError.badRequest("invalid_idempotency_key", "Idempotency-Key must be 1 to 255 visible ASCII characters.")
+            throw APIError.badRequest(.invalidIdempotencyKey, "Idempotency-Key must be 1 to 255 visible ASCII characters.")
         }
         return key
     }
@@ -269,15 +269,15 @@ extension PhotoController {
     static func error(_ problem: MultipartUpload.Problem) -> APIError {
         switch problem {
         case .notMultipart:
-            return APIError(.unsupportedMediaType, "unsupported_media_type", "Send multipart/form-data with the photo in a part named photo.")
+            return APIError(.unsupportedMediaType, .unsupportedMediaType, "Send multipart/form-data with the photo in a part named photo.")
         case .malformed:
-            return .badRequest("invalid_multipart", "The multipart body is malformed or incomplete.")
+            return .badRequest(.invalidMultipart, "The multipart body is malformed or incomplete.")
         case .tooLarge:
-            return APIError(.payloadTooLarge, "payload_too_large", "The photo is larger than 100 MB.")
+            return APIError(.payloadTooLarge, .payloadTooLarge, "The photo is larger than 100 MB.")
         case .fieldTooLong(let name):
-            return .badRequest("invalid_field", "\(name) is too long.")
+            return .badRequest(.invalidField, "\(name) is too long.")
         case .tooManyParts:
-            return .badRequest("invalid_multipart", "The form has more than \(MultipartFormLimits.defaultMaxParts) parts; send the photo and its fields only.")
+            return .badRequest(.invalidMultipart, "The form has more than \(MultipartFormLimits.defaultMaxParts) parts; send the photo and its fields only.")
         }
     }
 
@@ -286,19 +286,19 @@ extension PhotoController {
         case .notMultipart: return error(MultipartUpload.Problem.notMultipart)
         case .malformedBody: return error(MultipartUpload.Problem.malformed)
         case .tooLarge: return error(MultipartUpload.Problem.tooLarge)
-        case .missingPhoto: return .badRequest("missing_photo", "The part named photo is missing.")
-        case let .field(_, reason): return .badRequest("invalid_field", reason)
+        case .missingPhoto: return .badRequest(.missingPhoto, "The part named photo is missing.")
+        case let .field(_, reason): return .badRequest(.invalidField, reason)
         case .notAnImage:
-            return APIError(.unsupportedMediaType, "not_an_image", "This file is not a JPEG, HEIC, PNG, WebP, TIFF or camera RAW photo, whatever its name says.")
+            return APIError(.unsupportedMediaType, .notAnImage, "This file is not a JPEG, HEIC, PNG, WebP, TIFF or camera RAW photo, whatever its name says.")
         case .rawWithoutPreview:
-            return APIError(.unsupportedMediaType, "raw_without_preview",
+            return APIError(.unsupportedMediaType, .rawWithoutPreview,
                             "This camera RAW file has no embedded preview large enough to show, and Waymark does not develop RAW files; upload a JPEG made from it.")
         case .brokenImage:
-            return APIError(.unprocessableEntity, "broken_image", "The image is damaged or incomplete; upload the whole file again.")
+            return APIError(.unprocessableEntity, .brokenImage, "The image is damaged or incomplete; upload the whole file again.")
         case let .tooManyPixels(width, height):
-            return APIError(.payloadTooLarge, "too_many_pixels", "The image has \(width) × \(height) pixels, more than 100 megapixels; scale it down first.")
+            return APIError(.payloadTooLarge, .tooManyPixels, "The image has \(width) × \(height) pixels, more than 100 megapixels; scale it down first.")
         case .idempotencyKeyReused:
-            return APIError(.conflict, "idempotency_key_reused", "This Idempotency-Key was used for another photo.")
+            return APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for another photo.")
         }
     }
 }

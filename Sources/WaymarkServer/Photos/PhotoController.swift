@@ -63,7 +63,7 @@ struct PhotoController: Sendable {
         guard let z = request.parameters.get("z").flatMap(Int.init), let x = request.parameters.get("x").flatMap(Int.init),
               let y = request.parameters.get("y").flatMap(Int.init), let tile = MapTile(z: z, x: x, y: y)
         else {
-            throw APIError(.notFound, "not_found", "Tiles are /api/v1/photos/clusters/{z}/{x}/{y} with z 0–20 and x, y 0 to 2^z − 1.")
+            throw APIError(.notFound, .notFound, "Tiles are /api/v1/photos/clusters/{z}/{x}/{y} with z 0–20 and x, y 0 to 2^z − 1.")
         }
         let viewer = request.auth.get(SignedInUser.self)?.account.id
         let body = PhotoClusters.geoJSON(try await photos.markers(of: tile, viewer: viewer))
@@ -75,7 +75,7 @@ struct PhotoController: Sendable {
         return Response(status: .ok, headers: ["Content-Type": "application/geo+json", "ETag": etag, "Cache-Control": cache], body: .init(data: body))
     }
 
-    static let notFound = APIError(.notFound, "not_found", "No photo has this id.")
+    static let notFound = APIError(.notFound, .notFound, "No photo has this id.")
 
     /// Reads and checks the search parameters, naming the one at fault.
     /// What the nearby search's cursors are bound to (``NearbyQuery/cursorBinding(_:)``).
@@ -85,37 +85,37 @@ struct PhotoController: Sendable {
         func number(_ name: String) throws -> Double? {
             guard let text = try? request.query.get(String.self, at: name) else { return nil }
             guard let value = Double(text), value.isFinite else {
-                throw APIError.badRequest("invalid_query", "\(name) must be a number.")
+                throw APIError.badRequest(.invalidQuery, "\(name) must be a number.")
             }
             return value
         }
         func instant(_ name: String) throws -> Date? {
             guard let text = try? request.query.get(String.self, at: name) else { return nil }
             guard let date = Self.instant(text) else {
-                throw APIError.badRequest("invalid_query", "\(name) must be an ISO 8601 time with its zone (2026-06-01T10:00:00Z) or Unix seconds.")
+                throw APIError.badRequest(.invalidQuery, "\(name) must be an ISO 8601 time with its zone (2026-06-01T10:00:00Z) or Unix seconds.")
             }
             return date
         }
         guard let latitude = try number("latitude"), let longitude = try number("longitude") else {
-            throw APIError.badRequest("invalid_query", "latitude and longitude are required: ?latitude=46.05&longitude=14.5.")
+            throw APIError.badRequest(.invalidQuery, "latitude and longitude are required: ?latitude=46.05&longitude=14.5.")
         }
         guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-            throw APIError.badRequest("invalid_query", "latitude must be −90 to 90 and longitude −180 to 180.")
+            throw APIError.badRequest(.invalidQuery, "latitude must be −90 to 90 and longitude −180 to 180.")
         }
         let radius = try number("radius") ?? NearbyQuery.defaultRadius
         guard radius > 0, radius <= NearbyQuery.maximumRadius else {
-            throw APIError.badRequest("invalid_query", "radius must be more than 0 and at most \(Int(NearbyQuery.maximumRadius)) metres.")
+            throw APIError.badRequest(.invalidQuery, "radius must be more than 0 and at most \(Int(NearbyQuery.maximumRadius)) metres.")
         }
         var query = NearbyQuery(latitude: latitude, longitude: longitude, radius: radius, viewer: viewer)
         if let sort = try? request.query.get(String.self, at: "sort") {
             guard let order = NearbyQuery.Order(rawValue: sort) else {
-                throw APIError.badRequest("invalid_query", "sort must be distance or recent.")
+                throw APIError.badRequest(.invalidQuery, "sort must be distance or recent.")
             }
             query.order = order
         }
         if let limit = try number("limit") {
             guard let whole = Int(exactly: limit), NearbyQuery.limits.contains(whole) else {
-                throw APIError.badRequest("invalid_query", "limit must be a whole number from 1 to 500.")
+                throw APIError.badRequest(.invalidQuery, "limit must be a whole number from 1 to 500.")
             }
             query.limit = whole
         }

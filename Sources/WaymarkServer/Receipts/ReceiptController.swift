@@ -26,7 +26,7 @@ struct ReceiptController: Sendable {
               try await PhotoController.mayView(photo, viewer: user.account, on: request.application.serverDatabase)
         else { throw PhotoController.notFound }
         guard let receipt = try await photos.receipt(of: id) else {
-            throw APIError(.notFound, "no_receipt", "This photo was stored before the server signed receipts, so it has none; photos uploaded since have one.")
+            throw APIError(.notFound, .noReceipt, "This photo was stored before the server signed receipts, so it has none; photos uploaded since have one.")
         }
         var headers = HTTPHeaders()
         headers.contentType = .json

@@ -60,18 +60,18 @@ struct RouteController: Sendable {
 
     @Sendable func delete(_ request: Request) async throws -> Response {
         guard let token = request.headers.first(name: APIHeader.deleteToken) else {
-            throw APIError.badRequest("invalid_delete_token", "\(APIHeader.deleteToken) is missing.")
+            throw APIError.badRequest(.invalidDeleteToken, "\(APIHeader.deleteToken) is missing.")
         }
         guard let presentedHash = try? RouteKeys.deleteTokenHash(token: token) else {
-            throw APIError.badRequest("invalid_delete_token", "\(APIHeader.deleteToken) must be 64 hexadecimal digits.")
+            throw APIError.badRequest(.invalidDeleteToken, "\(APIHeader.deleteToken) must be 64 hexadecimal digits.")
         }
         let id = request.parameters.get("route_id") ?? ""
         guard let route = try await store.route(id: id) else { throw Self.notFound }
         guard let storedHash = route.deleteTokenHash else {
-            throw APIError(.forbidden, "not_deletable", "This route was stored without a delete-token hash, so it cannot be deleted.")
+            throw APIError(.forbidden, .notDeletable, "This route was stored without a delete-token hash, so it cannot be deleted.")
         }
         guard RequestSigning.constantTimeEqual(Array(presentedHash.utf8), Array(storedHash.utf8)) else {
-            throw APIError(.forbidden, "wrong_delete_token", "The delete token does not belong to this route.")
+            throw APIError(.forbidden, .wrongDeleteToken, "The delete token does not belong to this route.")
         }
         try await store.delete(id: id)
         request.logger.info("route deleted", metadata: ["route_id": "\(id)"])
@@ -80,7 +80,7 @@ struct RouteController: Sendable {
 
     // MARK: - Helpers
 
-    static let notFound = APIError(.notFound, "not_found", "No route has this id or lookup key.")
+    static let notFound = APIError(.notFound, .notFound, "No route has this id or lookup key.")
 
     private func idempotencyKey(_ request: Request) throws -> String? {
         guard let key = request.headers.first(name: APIHeader.idempotencyKey) else { return nil }
@@ -88,7 +88,7 @@ struct RouteController: Sendable {
               key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
         else {
             throw APIError.badRequest(
-                "invalid_idempotency_key",
+                .invalidIdempotencyKey,
                 "\(APIHeader.idempotencyKey) must be 1 to \(Self.maxIdempotencyKeyLength) visible ASCII characters."
             )
         }
@@ -109,7 +109,7 @@ struct RouteController: Sendable {
             return response
         case .keyReused:
             throw APIError(
-                .conflict, "idempotency_key_reused",
+                .conflict, .idempotencyKeyReused,
                 "This \(APIHeader.idempotencyKey) was already used with a different request; use a new key for a new route."
             )
         }

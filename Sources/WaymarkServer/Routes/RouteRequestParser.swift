@@ -14,10 +14,10 @@ enum RouteRequestParser {
             throw refusal(RouteEnvelopeError(error))
         }
         guard request.lookup.isLowercaseHex64 else {
-            throw APIError.badRequest("invalid_lookup", "lookup must be a string of 64 lowercase hexadecimal digits.")
+            throw APIError.badRequest(.invalidLookup, "lookup must be a string of 64 lowercase hexadecimal digits.")
         }
         guard request.deleteTokenHash.isLowercaseHex64 else {
-            throw APIError.badRequest("invalid_delete_token_hash", "deleteTokenHash must be a string of 64 lowercase hexadecimal digits.")
+            throw APIError.badRequest(.invalidDeleteTokenHash, "deleteTokenHash must be a string of 64 lowercase hexadecimal digits.")
         }
         return NewRoute(envelope: request.envelope, lookup: request.lookup, deleteTokenHash: request.deleteTokenHash)
     }
@@ -25,21 +25,21 @@ enum RouteRequestParser {
     /// The API's answer to a body that does not decode, by the field it is about.
     private static func refusal(_ error: RouteEnvelopeError) -> APIError {
         guard case let .malformed(field, reason) = error else {
-            return APIError.badRequest("invalid_json", "The body must be a JSON object with the fields envelope, lookup and deleteTokenHash.")
+            return APIError.badRequest(.invalidJson, "The body must be a JSON object with the fields envelope, lookup and deleteTokenHash.")
         }
         let top = field.split(separator: ".").first.map(String.init) ?? field
         switch top {
         case "envelope":
-            return APIError.badRequest("invalid_envelope", "\(field) \(reason).")
+            return APIError.badRequest(.invalidEnvelope, "\(field) \(reason).")
         case "lookup":
-            return APIError.badRequest("invalid_lookup", reason == "is missing" ? "lookup is missing." : "lookup must be a string of 64 lowercase hexadecimal digits.")
+            return APIError.badRequest(.invalidLookup, reason == "is missing" ? "lookup is missing." : "lookup must be a string of 64 lowercase hexadecimal digits.")
         case "deleteTokenHash":
             return APIError.badRequest(
-                "invalid_delete_token_hash",
+                .invalidDeleteTokenHash,
                 reason == "is missing" ? "deleteTokenHash is missing." : "deleteTokenHash must be a string of 64 lowercase hexadecimal digits."
             )
         default:
-            return APIError.badRequest("invalid_json", "The body must be a JSON object with the fields envelope, lookup and deleteTokenHash.")
+            return APIError.badRequest(.invalidJson, "The body must be a JSON object with the fields envelope, lookup and deleteTokenHash.")
         }
     }
 
@@ -47,15 +47,15 @@ enum RouteRequestParser {
     static func parseBase64(_ body: [UInt8], lookup: String?, deleteTokenHash: String?) throws -> NewRoute {
         let text = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, let json = Data(base64Encoded: text) else {
-            throw APIError.badRequest("invalid_envelope", "body must be the envelope JSON as standard Base64 text.")
+            throw APIError.badRequest(.invalidEnvelope, "body must be the envelope JSON as standard Base64 text.")
         }
         let envelope = try envelope(fromJSON: json, fieldPrefix: "")
         if let lookup, !lookup.isLowercaseHex64 {
-            throw APIError.badRequest("invalid_lookup", "\(APIHeader.routeLookup) must be 64 lowercase hexadecimal digits.")
+            throw APIError.badRequest(.invalidLookup, "\(APIHeader.routeLookup) must be 64 lowercase hexadecimal digits.")
         }
         if let deleteTokenHash, !deleteTokenHash.isLowercaseHex64 {
             throw APIError.badRequest(
-                "invalid_delete_token_hash", "\(APIHeader.deleteTokenHash) must be 64 lowercase hexadecimal digits."
+                .invalidDeleteTokenHash, "\(APIHeader.deleteTokenHash) must be 64 lowercase hexadecimal digits."
             )
         }
         return NewRoute(envelope: envelope, lookup: lookup, deleteTokenHash: deleteTokenHash)
@@ -64,10 +64,10 @@ enum RouteRequestParser {
     /// A lookup key from the query string.
     static func lookup(_ value: String?) throws -> String {
         guard let value else {
-            throw APIError.badRequest("invalid_lookup", "lookup is missing: GET /api/v1/routes?lookup=<64 lowercase hex digits>.")
+            throw APIError.badRequest(.invalidLookup, "lookup is missing: GET /api/v1/routes?lookup=<64 lowercase hex digits>.")
         }
         guard value.isLowercaseHex64 else {
-            throw APIError.badRequest("invalid_lookup", "lookup must be 64 lowercase hexadecimal digits.")
+            throw APIError.badRequest(.invalidLookup, "lookup must be 64 lowercase hexadecimal digits.")
         }
         return value
     }
@@ -77,9 +77,9 @@ enum RouteRequestParser {
             return try RouteEnvelope.decode(json: json)
         } catch let RouteEnvelopeError.malformed(field, reason) {
             let name = field == "(top level)" ? (fieldPrefix.isEmpty ? "envelope" : String(fieldPrefix.dropLast())) : fieldPrefix + field
-            throw APIError.badRequest("invalid_envelope", "\(name) \(reason).")
+            throw APIError.badRequest(.invalidEnvelope, "\(name) \(reason).")
         } catch {
-            throw APIError.badRequest("invalid_envelope", "envelope is not a route envelope.")
+            throw APIError.badRequest(.invalidEnvelope, "envelope is not a route envelope.")
         }
     }
 

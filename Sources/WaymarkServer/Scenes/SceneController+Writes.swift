@@ -19,7 +19,7 @@ extension SceneController {
         do {
             metadata = try SceneMetadata.scene(try Self.metadataText(upload))
         } catch let problem as SceneMetadata.Problem {
-            throw APIError.badRequest("invalid_metadata", problem.reason)
+            throw APIError.badRequest(.invalidMetadata, problem.reason)
         }
         let image = try Self.file(upload, "image"), feetShot = try Self.file(upload, "feetShot")
         if let earlier {
@@ -76,12 +76,12 @@ extension SceneController {
         do {
             metadata = try SceneMetadata.rephotograph(try Self.metadataText(upload))
         } catch let problem as SceneMetadata.Problem {
-            throw APIError.badRequest("invalid_metadata", problem.reason)
+            throw APIError.badRequest(.invalidMetadata, problem.reason)
         }
         let image = try Self.file(upload, "image")
         if let earlier {
             guard earlier.sceneID == scene.id else {
-                throw APIError(.conflict, "idempotency_key_reused", "This Idempotency-Key was used for a rephotograph of another scene.")
+                throw APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for a rephotograph of another scene.")
             }
             return try await createdRephotograph(earlier, viewer: user)
         }
@@ -136,7 +136,7 @@ extension SceneController {
         let scene = try await visibleScene(request, viewer: user)
         guard let photoID = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)) else { throw Self.rephotographNotFound }
         if scene.ownerID == user, photoID == scene.referencePhotoID || photoID == scene.feetShotPhotoID {
-            throw APIError(.conflict, "part_of_scene", "The reference photo and the feet shot make the scene; delete the scene itself (DELETE /api/v1/scenes/\(scene.id.uuidString.lowercased())).")
+            throw APIError(.conflict, .partOfScene, "The reference photo and the feet shot make the scene; delete the scene itself (DELETE /api/v1/scenes/\(scene.id.uuidString.lowercased())).")
         }
         guard let rephotograph = try await scenes.rephotographs(scene: scene.id).first(where: { $0.photoID == photoID }),
               rephotograph.addedBy == user || scene.ownerID == user,
@@ -150,7 +150,7 @@ extension SceneController {
         return Response(status: .noContent)
     }
 
-    static let rephotographNotFound = APIError(.notFound, "not_found", "This scene has no rephotograph with this id that you may remove.")
+    static let rephotographNotFound = APIError(.notFound, .notFound, "This scene has no rephotograph with this id that you may remove.")
 
     // MARK: Helpers
 
@@ -185,13 +185,13 @@ extension SceneController {
 
     private static func metadataText(_ upload: MultipartUpload) throws -> String {
         guard let text = upload.fields["metadata"] else {
-            throw APIError.badRequest("missing_metadata", "The part named metadata is missing: a JSON object with the place, the capture time and the attitude.")
+            throw APIError.badRequest(.missingMetadata, "The part named metadata is missing: a JSON object with the place, the capture time and the attitude.")
         }
         return text
     }
 
     private static func file(_ upload: MultipartUpload, _ part: String) throws -> MultipartUpload.File {
-        guard let file = upload.files[part] else { throw APIError.badRequest("missing_image", "The part named \(part) is missing.") }
+        guard let file = upload.files[part] else { throw APIError.badRequest(.missingImage, "The part named \(part) is missing.") }
         guard file.bytes > 0 else { throw Self.error(.notAnImage, part: part) }
         return file
     }
@@ -239,15 +239,15 @@ extension SceneController {
         switch problem {
         case .notMultipart:
             let names = (["metadata"] + parts.sorted { $0 == "image" || $1 != "image" }).joined(separator: ", ")
-            return APIError(.unsupportedMediaType, "unsupported_media_type", "Send multipart/form-data with the parts \(names).")
+            return APIError(.unsupportedMediaType, .unsupportedMediaType, "Send multipart/form-data with the parts \(names).")
         case .malformed:
-            return .badRequest("invalid_multipart", "The multipart body is malformed or incomplete.")
+            return .badRequest(.invalidMultipart, "The multipart body is malformed or incomplete.")
         case .tooLarge:
-            return APIError(.payloadTooLarge, "payload_too_large", "An image is larger than 100 MB.")
+            return APIError(.payloadTooLarge, .payloadTooLarge, "An image is larger than 100 MB.")
         case .fieldTooLong(let name):
-            return .badRequest("invalid_metadata", "\(name) is longer than \(SceneMetadata.maxBytes) bytes.")
+            return .badRequest(.invalidMetadata, "\(name) is longer than \(SceneMetadata.maxBytes) bytes.")
         case .tooManyParts:
-            return .badRequest("invalid_multipart", "The form has more than \(MultipartFormLimits.defaultMaxParts) parts; send only \((["metadata"] + parts).joined(separator: ", ")).")
+            return .badRequest(.invalidMultipart, "The form has more than \(MultipartFormLimits.defaultMaxParts) parts; send only \((["metadata"] + parts).joined(separator: ", ")).")
         }
     }
 }

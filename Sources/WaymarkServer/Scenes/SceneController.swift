@@ -34,7 +34,7 @@ struct SceneController: Sendable {
         signedIn.get("api", "v1", "me", "scenes", use: mine)
     }
 
-    static let notFound = APIError(.notFound, "not_found", "No scene has this id.")
+    static let notFound = APIError(.notFound, .notFound, "No scene has this id.")
 
     // MARK: Reading
 
@@ -97,7 +97,7 @@ struct SceneController: Sendable {
         var limit = 50
         if let text = try? request.query.get(String.self, at: "limit") {
             guard let value = Int(text), SceneNearbyQuery.limits.contains(value) else {
-                throw APIError.badRequest("invalid_query", "limit must be a whole number from 1 to 500.")
+                throw APIError.badRequest(.invalidQuery, "limit must be a whole number from 1 to 500.")
             }
             limit = value
         }
@@ -175,35 +175,35 @@ struct SceneController: Sendable {
             return nil
         case let (latitude?, longitude?):
             guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                throw APIError.badRequest("invalid_query", "latitude must be −90 to 90 and longitude −180 to 180.")
+                throw APIError.badRequest(.invalidQuery, "latitude must be −90 to 90 and longitude −180 to 180.")
             }
             return (latitude, longitude)
         default:
-            throw APIError.badRequest("invalid_query", "latitude and longitude go together: give both or neither.")
+            throw APIError.badRequest(.invalidQuery, "latitude and longitude go together: give both or neither.")
         }
     }
 
     private static func number(_ request: Request, _ name: String) throws -> Double? {
         guard let text = try? request.query.get(String.self, at: name) else { return nil }
-        guard let value = Double(text), value.isFinite else { throw APIError.badRequest("invalid_query", "\(name) must be a number.") }
+        guard let value = Double(text), value.isFinite else { throw APIError.badRequest(.invalidQuery, "\(name) must be a number.") }
         return value
     }
 
     /// Reads and checks a nearby search, naming the parameter at fault.
     static func query(_ request: Request, viewer: UUID?, cursors: CursorSeal) throws -> SceneNearbyQuery {
         guard let position = try position(request) else {
-            throw APIError.badRequest("invalid_query", "latitude and longitude are required: ?latitude=49.195&longitude=16.608.")
+            throw APIError.badRequest(.invalidQuery, "latitude and longitude are required: ?latitude=49.195&longitude=16.608.")
         }
         var query = SceneNearbyQuery(latitude: position.latitude, longitude: position.longitude, viewer: viewer)
         if let radius = try number(request, "radius") {
             guard radius > 0, radius <= NearbyQuery.maximumRadius else {
-                throw APIError.badRequest("invalid_query", "radius must be more than 0 and at most \(Int(NearbyQuery.maximumRadius)) metres.")
+                throw APIError.badRequest(.invalidQuery, "radius must be more than 0 and at most \(Int(NearbyQuery.maximumRadius)) metres.")
             }
             query.radius = radius
         }
         if let limit = try number(request, "limit") {
             guard let whole = Int(exactly: limit), SceneNearbyQuery.limits.contains(whole) else {
-                throw APIError.badRequest("invalid_query", "limit must be a whole number from 1 to 500.")
+                throw APIError.badRequest(.invalidQuery, "limit must be a whole number from 1 to 500.")
             }
             query.limit = whole
         }

@@ -33,7 +33,7 @@ struct SkyController: Sendable {
     @Sendable func sky(_ request: Request) async throws -> Response {
         let query = try Self.query(request, now: clock.now())
         guard let orbits else {
-            throw APIError(.notFound, "no_orbit_data",
+            throw APIError(.notFound, .noOrbitData,
                            "This server has no orbit data: start the server with --tle FILE (e.g. CelesTrak's GNSS group, https://celestrak.org/NORAD/elements/gp.php?GROUP=gnss&FORMAT=tle).")
         }
         // Propagating every satellite (SGP4's deep-space integration steps half a day at a time from
@@ -71,31 +71,31 @@ struct SkyController: Sendable {
         func number(_ name: String, _ range: ClosedRange<Double>, _ rule: String) throws -> Double? {
             guard let text = text(name) else { return nil }
             guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, range.contains(value) else {
-                throw APIError.badRequest("invalid_query", "\(name) must be \(rule).")
+                throw APIError.badRequest(.invalidQuery, "\(name) must be \(rule).")
             }
             return value
         }
         guard let latitude = try number("latitude", -90...90, "a number from −90 to 90") else {
-            throw APIError.badRequest("invalid_query", "latitude is required: ?latitude=46.05&longitude=14.5.")
+            throw APIError.badRequest(.invalidQuery, "latitude is required: ?latitude=46.05&longitude=14.5.")
         }
         guard let longitude = try number("longitude", -180...180, "a number from −180 to 180") else {
-            throw APIError.badRequest("invalid_query", "longitude is required: ?latitude=46.05&longitude=14.5.")
+            throw APIError.badRequest(.invalidQuery, "longitude is required: ?latitude=46.05&longitude=14.5.")
         }
         let altitude = try number("altitude", altitudes, "a number of metres from −500 to 10000") ?? 0
         var time = now
         if let value = text("time") {
             guard let date = instant(value) else {
-                throw APIError.badRequest("invalid_query", "time must be an ISO 8601 time with its zone, e.g. 2022-02-03T12:00:00Z.")
+                throw APIError.badRequest(.invalidQuery, "time must be an ISO 8601 time with its zone, e.g. 2022-02-03T12:00:00Z.")
             }
             guard times.contains(date) else {
-                throw APIError.badRequest("invalid_query", "time must lie between 1957 and 2100.")
+                throw APIError.badRequest(.invalidQuery, "time must lie between 1957 and 2100.")
             }
             time = date
         }
         var constellation: GNSSConstellation?
         if let value = text("constellation"), value != "all" {
             guard let chosen = GNSSConstellation(rawValue: value) else {
-                throw APIError.badRequest("invalid_query", "constellation must be gps, galileo, glonass, beidou or all.")
+                throw APIError.badRequest(.invalidQuery, "constellation must be gps, galileo, glonass, beidou or all.")
             }
             constellation = chosen
         }

@@ -16,7 +16,7 @@ struct HostCheckMiddleware: AsyncMiddleware {
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         if let host = request.headers.first(name: .host), !admits(host) {
-            throw APIError(.misdirectedRequest, "unknown_host", "This server does not answer for that name; open it by one of its own names (waymark serve --public-name).")
+            throw APIError(.misdirectedRequest, .unknownHost, "This server does not answer for that name; open it by one of its own names (waymark serve --public-name).")
         }
         return try await next.respond(to: request)
     }

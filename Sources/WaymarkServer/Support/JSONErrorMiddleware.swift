@@ -30,13 +30,13 @@ struct JSONErrorMiddleware: AsyncMiddleware {
                 status = .methodNotAllowed
                 headers.replaceOrAdd(name: .allow, value: allowed.joined(separator: ", "))
                 body = APIErrorBody(
-                    error: "method_not_allowed",
+                    error: .methodNotAllowed,
                     reason: "\(request.url.path) answers \(allowed.joined(separator: " and ")), not \(request.method.rawValue)."
                 )
             } else {
                 status = .notFound
                 body = APIErrorBody(
-                    error: "not_found",
+                    error: .notFound,
                     reason: "Nothing answers \(request.method.rawValue) \(request.url.path); GET /openapi.yaml lists what does."
                 )
             }
@@ -44,19 +44,19 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             status = error.status
             headers = error.headers
             body = status.code >= 500
-                ? APIErrorBody(error: "internal_error", reason: "The server failed to answer this request.")
+                ? APIErrorBody(error: .internalError, reason: "The server failed to answer this request.")
                 : APIErrorBody(error: code(for: status), reason: error.reason)
         case is HTTPParserError:
             // The body broke off or was malformed mid-way (a client that left while sending):
             // the client's doing, not the server's, so no error in the operator's log.
             status = .badRequest
-            body = APIErrorBody(error: "invalid_request", reason: "The request's body was cut off or malformed; send it again.")
+            body = APIErrorBody(error: .invalidRequest, reason: "The request's body was cut off or malformed; send it again.")
         case let error as DecodingError:
             status = .badRequest
-            body = APIErrorBody(error: "invalid_request", reason: "The request could not be read: \(error.fieldDescription).")
+            body = APIErrorBody(error: .invalidRequest, reason: "The request could not be read: \(error.fieldDescription).")
         default:
             status = .internalServerError
-            body = APIErrorBody(error: "internal_error", reason: "The server failed to answer this request.")
+            body = APIErrorBody(error: .internalError, reason: "The server failed to answer this request.")
         }
         if status.code >= 500 {
             request.logger.error("request failed", metadata: ["error": "\(String(reflecting: type(of: error)))", "status": "\(status.code)"])
@@ -71,18 +71,18 @@ struct JSONErrorMiddleware: AsyncMiddleware {
         return Response(status: status, headers: headers, body: .init(data: data))
     }
 
-    static func code(for status: HTTPResponseStatus) -> String {
+    static func code(for status: HTTPResponseStatus) -> APIErrorCode {
         switch status {
-        case .notFound: return "not_found"
-        case .methodNotAllowed: return "method_not_allowed"
-        case .payloadTooLarge: return "payload_too_large"
-        case .unauthorized: return "unauthorized"
-        case .forbidden: return "forbidden"
-        case .conflict: return "conflict"
-        case .unsupportedMediaType: return "unsupported_media_type"
-        case .requestHeaderFieldsTooLarge: return "headers_too_large"
-        case .uriTooLong: return "uri_too_long"
-        default: return "bad_request"
+        case .notFound: return .notFound
+        case .methodNotAllowed: return .methodNotAllowed
+        case .payloadTooLarge: return .payloadTooLarge
+        case .unauthorized: return .unauthorized
+        case .forbidden: return .forbidden
+        case .conflict: return .conflict
+        case .unsupportedMediaType: return .unsupportedMediaType
+        case .requestHeaderFieldsTooLarge: return .headersTooLarge
+        case .uriTooLong: return .uriTooLong
+        default: return .badRequest
         }
     }
 }

@@ -17,15 +17,15 @@ extension Request {
     /// or mistyped fields get a 400 that names the field without echoing the input.
     func decodeJSON<T: Decodable>(_ type: T.Type) throws -> T {
         guard let buffer = body.data, buffer.readableBytes > 0 else {
-            throw APIError.badRequest("invalid_json", "The body must be a JSON object.")
+            throw APIError.badRequest(.invalidJson, "The body must be a JSON object.")
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-                throw APIError.badRequest("invalid_json", "The body is not valid JSON.")
+                throw APIError.badRequest(.invalidJson, "The body is not valid JSON.")
             }
-            throw APIError.badRequest("invalid_request", "The request could not be read: \(error.fieldDescription).")
+            throw APIError.badRequest(.invalidRequest, "The request could not be read: \(error.fieldDescription).")
         }
     }
 }

@@ -35,17 +35,17 @@ struct TaskController: Sendable {
         let officer = try Self.officer(request, doing: "hand out tasks")
         let key = try PhotoController.idempotencyKey(request)
         let body = try request.decodeJSON(NewTaskRequest.self)
-        let name = try Self.text(body.name, field: "name", code: "invalid_name", range: 1...Self.maxNameLength, lines: false)
-        let instructions = try Self.text(body.instructions ?? "", field: "instructions", code: "invalid_instructions", range: 0...Self.maxTextLength, lines: true)
+        let name = try Self.text(body.name, field: "name", code: .invalidName, range: 1...Self.maxNameLength, lines: false)
+        let instructions = try Self.text(body.instructions ?? "", field: "instructions", code: .invalidInstructions, range: 0...Self.maxTextLength, lines: true)
         guard let due = TaskDueDate.normalized(body.dueDate) else {
-            throw APIError.badRequest("invalid_due_date", "dueDate must be an ISO 8601 date (2026-07-01) or a date-time with its zone (2026-07-01T17:00:00+02:00), in the years 1970 to 9999.")
+            throw APIError.badRequest(.invalidDueDate, "dueDate must be an ISO 8601 date (2026-07-01) or a date-time with its zone (2026-07-01T17:00:00+02:00), in the years 1970 to 9999.")
         }
         let username = AccountRules.normalizedUsername(body.assignee.trimmingCharacters(in: .whitespaces))
         guard AccountRules.isValidUsername(username) else {
-            throw APIError.badRequest("invalid_assignee", "assignee must be the username of an account (3 to 32 of a-z, 0-9, _, . and -).")
+            throw APIError.badRequest(.invalidAssignee, "assignee must be the username of an account (3 to 32 of a-z, 0-9, _, . and -).")
         }
         guard let assignee = try await accounts.account(username: username) else {
-            throw APIError(.unprocessableEntity, "unknown_assignee", "No account is named \(username); check the assignee's username (waymark users list shows them).")
+            throw APIError(.unprocessableEntity, .unknownAssignee, "No account is named \(username); check the assignee's username (waymark users list shows them).")
         }
         let new = NewTask(assigneeID: assignee.id, createdBy: officer.id, name: name, instructions: instructions, dueDate: due, idempotencyKey: key)
         // A resent request (its answer was lost) answers the task made the first time, once.
@@ -76,7 +76,7 @@ struct TaskController: Sendable {
     static func same(_ stored: TaskRecord, _ new: NewTask) throws -> UUID {
         guard stored.assignee.id == new.assigneeID, stored.name == new.name, stored.instructions == new.instructions,
               stored.dueDate == new.dueDate else {
-            throw APIError(.conflict, "idempotency_key_reused", "This Idempotency-Key was used for another task; send a new task under a new key.")
+            throw APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for another task; send a new task under a new key.")
         }
         return stored.id
     }
@@ -84,7 +84,7 @@ struct TaskController: Sendable {
     @Sendable func giveBack(_ request: Request) async throws -> Response {
         let officer = try Self.officer(request, doing: "return tasks")
         let body = try request.decodeJSON(TaskReturnRequest.self)
-        let reason = try Self.text(body.reason, field: "reason", code: "invalid_reason", range: 1...Self.maxReasonLength, lines: true)
+        let reason = try Self.text(body.reason, field: "reason", code: .invalidReason, range: 1...Self.maxReasonLength, lines: true)
         let task = try await visibleTask(request, viewer: officer)
         try await change(.giveBack, task: task.id, actor: officer, reason: reason)
         return try await answer(task.id, viewer: officer)
@@ -97,7 +97,7 @@ struct TaskController: Sendable {
         var status: TaskStatus?
         if let text = try? request.query.get(String.self, at: "status") {
             guard let value = TaskStatus(rawValue: text) else {
-                throw APIError.badRequest("invalid_query", "status must be new, open, data_provided or returned.")
+                throw APIError.badRequest(.invalidQuery, "status must be new, open, data_provided or returned.")
             }
             status = value
         }
@@ -139,7 +139,7 @@ struct TaskController: Sendable {
     @Sendable func edit(_ request: Request) async throws -> Response {
         let (user, task) = try await assignedTask(request, doing: "change its note")
         let body = try request.decodeJSON(TaskEditRequest.self)
-        let note = try Self.text(body.note, field: "note", code: "invalid_note", range: 0...Self.maxTextLength, lines: true, trim: false)
+        let note = try Self.text(body.note, field: "note", code: .invalidNote, range: 0...Self.maxTextLength, lines: true, trim: false)
         do {
             guard try await tasks.setNote(note, task: task.id) else { throw Self.notFound }
         } catch let refusal as TaskRefusal {
@@ -169,7 +169,7 @@ struct TaskController: Sendable {
             throw Self.error(error)
         }
         if earlier != nil {
-            throw APIError(.conflict, "idempotency_key_reused", "This Idempotency-Key was used for a photo that is not this task's; send a new key.")
+            throw APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for a photo that is not this task's; send a new key.")
         }
         let photo = try await photos.acceptUpload(request, fields: { fields, _ in fields })
         let outcome: TaskPhotoChange
@@ -185,7 +185,7 @@ struct TaskController: Sendable {
             request.logger.info("task photo added", metadata: ["task": "\(task.id)", "photo": "\(photo.id)"])
             return try await photos.created(photo, viewer: user.id)
         case .elsewhere:
-            throw APIError(.conflict, "idempotency_key_reused", "This Idempotency-Key was used for a photo of another task; send a new key.")
+            throw APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for a photo of another task; send a new key.")
         case .notFound, .sent:
             try await photos.remove(photo)
             throw Self.notFound
@@ -209,7 +209,7 @@ struct TaskController: Sendable {
             request.logger.info("task photo deleted", metadata: ["task": "\(task.id)", "photo": "\(photoID)"])
             return Response(status: .noContent)
         case .sent:
-            throw APIError(.conflict, "photo_sent", "This photo was sent with the task, so it is evidence and can never be deleted.")
+            throw APIError(.conflict, .photoSent, "This photo was sent with the task, so it is evidence and can never be deleted.")
         case .notFound, .elsewhere:
             throw Self.photoNotFound
         }
@@ -217,15 +217,15 @@ struct TaskController: Sendable {
 
     // MARK: - Helpers
 
-    static let notFound = APIError(.notFound, "not_found", "No task has this id.")
-    static let photoNotFound = APIError(.notFound, "not_found", "This task has no photo with this id.")
+    static let notFound = APIError(.notFound, .notFound, "No task has this id.")
+    static let photoNotFound = APIError(.notFound, .notFound, "This task has no photo with this id.")
 
     static func isOfficer(_ account: Account) -> Bool { account.role != .user }
 
     static func officer(_ request: Request, doing what: String) throws -> Account {
         let account = try request.auth.require(SignedInUser.self).account
         guard isOfficer(account) else {
-            throw APIError(.forbidden, "forbidden", "Only officers and admins \(what); this account is a user.")
+            throw APIError(.forbidden, .forbidden, "Only officers and admins \(what); this account is a user.")
         }
         return account
     }
@@ -244,7 +244,7 @@ struct TaskController: Sendable {
         let viewer = try request.auth.require(SignedInUser.self).account
         let task = try await visibleTask(request, viewer: viewer)
         guard task.assignee.id == viewer.id else {
-            throw APIError(.forbidden, "forbidden", "Only the task's assignee (\(task.assignee.username)) can \(what).")
+            throw APIError(.forbidden, .forbidden, "Only the task's assignee (\(task.assignee.username)) can \(what).")
         }
         return (viewer, task)
     }
@@ -284,7 +284,7 @@ struct TaskController: Sendable {
 
     /// Checks a text field: its length in characters after trimming (unless `trim` is off), and
     /// no control characters (line breaks and tabs allowed when `lines`).
-    static func text(_ value: String, field: String, code: String, range: ClosedRange<Int>, lines: Bool, trim: Bool = true) throws -> String {
+    static func text(_ value: String, field: String, code: APIErrorCode, range: ClosedRange<Int>, lines: Bool, trim: Bool = true) throws -> String {
         let text = trim ? value.trimmingCharacters(in: .whitespacesAndNewlines) : value
         let allowed: Set<Unicode.Scalar> = lines ? ["\n", "\r", "\t"] : []
         let control = text.unicodeScalars.contains { $0.properties.generalCategory == .control && !allowed.contains($0) }

@@ -15,7 +15,7 @@ enum TaskEvent: Sendable, Equatable {
 
 /// A change the status rules refuse, with the reason told to the user (answered as 409).
 struct TaskRefusal: Error, Sendable, Equatable {
-    var code: String
+    var code: APIErrorCode
     var reason: String
 }
 
@@ -38,18 +38,18 @@ enum TaskStateMachine {
         case (.send, .new), (.send, .open), (.send, .returned):
             return .dataProvided
         case (.send, .dataProvided):
-            throw TaskRefusal(code: "task_already_sent",
+            throw TaskRefusal(code: .taskAlreadySent,
                               reason: "This task was already sent (status data_provided); it can be sent again only after an officer returns it.")
         case (.giveBack, .dataProvided):
             return .returned
         case (.giveBack, .returned):
-            throw TaskRefusal(code: "task_not_sent",
+            throw TaskRefusal(code: .taskNotSent,
                               reason: "This task was already returned (status returned) and its user has not sent it again yet.")
         case (.giveBack, _):
-            throw TaskRefusal(code: "task_not_sent",
+            throw TaskRefusal(code: .taskNotSent,
                               reason: "Only a sent task (status data_provided) can be returned; this one is \(status.rawValue), its user has not sent it yet.")
         case (.edit, .dataProvided):
-            throw TaskRefusal(code: "task_not_editable",
+            throw TaskRefusal(code: .taskNotEditable,
                               reason: "This task was sent (status data_provided): its note and photos cannot change until an officer returns it.")
         case (.edit, _):
             return nil

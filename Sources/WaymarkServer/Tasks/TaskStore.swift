@@ -168,7 +168,7 @@ struct SQLTaskStore: Sendable {
                 }
                 return .changed(from: current, to: next)
             }
-            throw TaskRefusal(code: "task_busy", reason: "This task is being changed by another request right now; try again.")
+            throw TaskRefusal(code: .taskBusy, reason: "This task is being changed by another request right now; try again.")
         }
     }
 
@@ -272,7 +272,7 @@ struct SQLTaskStore: Sendable {
         guard let status = try await status(of: id, on: sql) else { return false }
         _ = try TaskStateMachine.apply(.edit, to: status)
         // Editable after all: it changed in between; the caller's request is answered as busy.
-        throw TaskRefusal(code: "task_busy", reason: "This task is being changed by another request right now; try again.")
+        throw TaskRefusal(code: .taskBusy, reason: "This task is being changed by another request right now; try again.")
     }
 
     private static func record(task: UUID, from: TaskStatus?, to: TaskStatus, actor: UUID, at: Double, reason: String?,

@@ -89,21 +89,21 @@ struct QRDecodeController: Sendable {
     static func error(_ problem: Problem) -> APIError {
         switch problem {
         case .wrongType:
-            return APIError(.unsupportedMediaType, "unsupported_media_type", "Send the photo's bytes as the body, as image/* or application/octet-stream.")
+            return APIError(.unsupportedMediaType, .unsupportedMediaType, "Send the photo's bytes as the body, as image/* or application/octet-stream.")
         case .tooLarge:
-            return APIError(.payloadTooLarge, "payload_too_large", "The image is larger than \(maxBytes / (1024 * 1024)) MiB.")
+            return APIError(.payloadTooLarge, .payloadTooLarge, "The image is larger than \(maxBytes / (1024 * 1024)) MiB.")
         case .busy:
-            var error = APIError(.serviceUnavailable, "busy", "The server is reading other QR codes; try again in a moment.")
+            var error = APIError(.serviceUnavailable, .busy, "The server is reading other QR codes; try again in a moment.")
             error.headers.replaceOrAdd(name: .retryAfter, value: "1")
             return error
         case .image(.notAnImage), .image(.rawWithoutPreview):
-            return APIError(.unsupportedMediaType, "not_an_image", "This is not a JPEG, PNG, WebP or HEIC image, whatever its name says.")
+            return APIError(.unsupportedMediaType, .notAnImage, "This is not a JPEG, PNG, WebP or HEIC image, whatever its name says.")
         case .image(.broken):
-            return APIError(.unprocessableEntity, "broken_image", "The image is damaged or incomplete; take the photo again.")
+            return APIError(.unprocessableEntity, .brokenImage, "The image is damaged or incomplete; take the photo again.")
         case let .image(.tooManyPixels(width, height, limit)):
-            return APIError(.payloadTooLarge, "too_many_pixels", "The image has \(width) × \(height) pixels, more than \(limit / 1_000_000) megapixels; take a smaller photo.")
+            return APIError(.payloadTooLarge, .tooManyPixels, "The image has \(width) × \(height) pixels, more than \(limit / 1_000_000) megapixels; take a smaller photo.")
         case .image(.unreadable):
-            return APIError(.internalServerError, "internal_error", "The server could not read the image.")
+            return APIError(.internalServerError, .internalError, "The server could not read the image.")
         }
     }
 }

@@ -103,7 +103,11 @@ test('known codes get the app’s own words in each language; unknown ones the s
   assert.equal(describeError(new ApiError(429, 'too_many_attempts', 'x', 0), t), 'Too many failed sign-ins. Please wait 1 min and try again.');
   assert.equal(describeError(new ApiError(429, 'too_many_attempts', 'x', null), t), 'Too many failed sign-ins. Please wait 15 min and try again.', 'no header: the 15-minute window');
   assert.equal(describeError(new ApiError(409, 'username_taken', 'Username taken'), t), en['error.username_taken']);
-  assert.equal(describeError(new ApiError(422, 'photo_broken', 'The photo could not be read.'), t), 'The photo could not be read.', 'unknown code: the reason');
+  assert.equal(describeError(new ApiError(422, 'photo_broken', 'The photo could not be read.'), t), 'Something went wrong (422).', 'an unknown code: never the English reason');
+  assert.equal(describeError(new ApiError(409, 'task_busy', 'This task is being changed by another request right now; try again.'), t), en['error.task_busy']);
+  useMessages('de', de);
+  assert.equal(describeError(new ApiError(404, 'not_found', 'No such photo.'), t), de['error.not_found'], 'German words, not the English reason');
+  useMessages('en', en);
   assert.equal(describeError(new ApiError(500, 'http_500', ''), t), 'The server had a problem (500). Please try again later.');
   assert.equal(describeError(new ApiError(418, 'http_418', ''), t), 'Something went wrong (418).');
   for (const code of KNOWN_ERRORS) assert.notEqual(describeError(new ApiError(400, code, 'English reason', 60), t), 'English reason', code);

@@ -11,6 +11,7 @@
 // photo. Evidence must come from the live camera: when it is refused or missing the page says so
 // and offers no file input. Leaving the page stops the camera, the position and every sensor.
 import { t, language } from '../i18n.js';
+import { describeError } from '../errors.js';
 import { el } from '../dom.js';
 import { api, ApiError } from '../api.js';
 import { announce } from '../status.js';
@@ -353,7 +354,7 @@ export async function render(root, context) {
     const left = (await outbox.list(id)).find((waiting) => waiting.id === item.id);
     waitingId = left && left.state !== 'failed' ? left.id : null;
     if (!left) showResult(t('camera.stored.sent'));
-    else if (left.state === 'failed') showResult(t('camera.stored.refused', { reason: left.error?.reason || left.error?.code || '' }), true);
+    else if (left.state === 'failed') showResult(t('camera.stored.refused', { reason: left.error ? describeError(left.error, t) : '' }), true);
     else showResult(t('camera.stored.waiting'));
   }
 

@@ -5,6 +5,7 @@
 // floating Start button records a new one. The icons are drawn here as SVG (no icon font, no
 // inline markup) and shared with the route's page.
 import { t, formatDate } from '../i18n.js';
+import { describeError } from '../errors.js';
 import { el, uniqueId } from '../dom.js';
 import { announce } from '../status.js';
 import { listRoutes, deleteRoutes } from '../../recorder/routes.js';
@@ -84,7 +85,7 @@ export function cloudStatus(route) {
 export function failureReason(route) {
   const error = route.lastError;
   if (route.status === 'stored' || !error || !error.permanent) return null;
-  return error.reason || error.code || String(error.status);
+  return describeError(error, t);
 }
 
 const STATUS_WORDS = {

@@ -11,6 +11,7 @@
 // network it waits there, the page says so, and it goes when the network returns — even after
 // this page was closed.
 import { t } from '../i18n.js';
+import { describeError } from '../errors.js';
 import { el, uniqueId } from '../dom.js';
 import { api, ApiError } from '../api.js';
 import { announce } from '../status.js';
@@ -56,7 +57,7 @@ export async function render(root, context) {
   } catch (failure) {
     const text = failure instanceof ApiError && failure.status === 404 ? t('sceneCamera.retake.notFound')
       : failure instanceof ApiError && failure.status === 0 ? t('sceneCamera.retake.offline')
-        : t('sceneCamera.retake.loadFailed', { reason: failure instanceof ApiError ? failure.reason || failure.code : String(failure) });
+        : t('sceneCamera.retake.loadFailed', { reason: failure instanceof ApiError ? describeError(failure, t) : String(failure) });
     root.replaceChildren(backLink, el('h1', {}, t('sceneCamera.retake.title')), el('p', { class: 'form-error', role: 'alert' }, text));
     return;
   }

@@ -6,6 +6,7 @@
 // wait in the phone's outbox (IndexedDB) and go, each with its Idempotency-Key, when the network
 // is back; the page says what is waiting.
 import { t, language, formatDate } from '../i18n.js';
+import { describeError } from '../errors.js';
 import { el, uniqueId } from '../dom.js';
 import { api, ApiError } from '../api.js';
 import { announce } from '../status.js';
@@ -108,7 +109,7 @@ export async function render(root, context) {
     const what = [notes > 0 ? t('task.waiting.note') : '', photos > 0 ? t('task.waiting.photos', { count: photos }) : '',
       sending ? t('task.waiting.send') : ''].filter(Boolean).join(', ');
     waitingNote.textContent = waiting.length === 0 ? '' : t('task.waiting', { what });
-    if (failed.length > 0) waitingNote.textContent += ` ${t('task.waitingRefused', { reason: failed[0].error?.reason || failed[0].error?.code || '' })}`;
+    if (failed.length > 0) waitingNote.textContent += ` ${t('task.waitingRefused', { reason: failed[0].error ? describeError(failed[0].error, t) : '' })}`;
   }
 
   function facts() {
@@ -190,7 +191,7 @@ export async function render(root, context) {
         announce(t('task.sent'));
         await load();
       } else if (left.state === 'failed') {
-        problem.textContent = left.error?.reason || left.error?.code || '';
+        problem.textContent = left.error ? describeError(left.error, t) : '';
         await outbox.discard(left.id);
       } else {
         announce(t('task.send.queued'));

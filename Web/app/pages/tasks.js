@@ -3,6 +3,7 @@
 // see every task with its assignee, filter by status, and hand out a new task with the small
 // form (a refusal shows the server's reason). Offline the last list seen is shown.
 import { t, language, formatDate } from '../i18n.js';
+import { describeError } from '../errors.js';
 import { el, uniqueId } from '../dom.js';
 import { api, ApiError } from '../api.js';
 import { announce } from '../status.js';
@@ -13,14 +14,14 @@ import { remember, remembered, taskOutbox } from '../../tasks/local.js';
 export const titleKey = 'tasks.title';
 
 /**
- * What the server said when it refused (its reason), or the app's words for no connection.
+ * Why the server refused, in the app's words (never its English reason), or the app's words for
+ * no connection.
  * @param {unknown} failure
  */
 export function refusalText(failure) {
   if (failure instanceof ApiError) {
     if (failure.status === 0) return t('tasks.offline');
-    if (failure.reason) return failure.reason;
-    return t('error.unknown', { status: String(failure.status) });
+    return describeError(failure, t);
   }
   return String(failure);
 }
