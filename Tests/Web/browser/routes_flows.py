@@ -80,11 +80,11 @@ LOCAL_ROUTE = """async (id) => {
 
 # What the queue keeps on a route the server refused for good (route-queue.js's lastError); made
 # by hand here because a real refusal needs a broken server.
-REFUSED = """async ({id, reason}) => {
+REFUSED = """async ({id, code, reason}) => {
   const { records } = await import('/app/store.js');
   const routes = records('routes');
   const route = await routes.get(id);
-  await routes.put({ ...route, lastError: { status: 422, code: 'invalid_route', reason, permanent: true } });
+  await routes.put({ ...route, lastError: { status: 400, code, reason, permanent: true } });
 }"""
 
 SYNC_NOW = """async () => {
@@ -123,8 +123,9 @@ def server_status(page, server_id):
     return page.evaluate(SERVER_STATUS, server_id)
 
 
-def mark_refused(page, route_id, reason):
-    page.evaluate(REFUSED, {"id": route_id, "reason": reason})
+def mark_refused(page, route_id, code, reason):
+    """Marks the route as refused for good by the server with this error code and (English) reason."""
+    page.evaluate(REFUSED, {"id": route_id, "code": code, "reason": reason})
 
 
 def sync_now(page):

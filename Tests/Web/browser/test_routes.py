@@ -60,14 +60,15 @@ def test_list_newest_first_select_cancel_delete(phone):
     for index in range(3):
         expect(rows(page).nth(index).get_by_role("img", name=m["routes.status.queued"])).to_be_visible()
     expect(rows(page).nth(0)).to_contain_text(" m")
-    # A route the server refused for good says so, with the server's reason.
-    mark_refused(page, ids[0], "The envelope is not valid JSON.")
+    # A route the server refused for good says so, in the app's words for the code (never the server's English reason).
+    mark_refused(page, ids[0], "invalid_envelope", "The envelope is not valid JSON.")
     page.reload()
     expect(rows(page).nth(2).get_by_role("img", name=m["routes.status.failed"])).to_be_visible()
-    expect(rows(page).nth(2)).to_contain_text(m["routes.failed"].replace("{reason}", "The envelope is not valid JSON."))
+    refusal = m["routes.failed"].replace("{reason}", m["error.invalid_envelope"])
+    expect(rows(page).nth(2)).to_contain_text(refusal)
+    expect(rows(page).nth(2)).not_to_contain_text("The envelope is not valid JSON.")
     phone.shot("2-three-routes")
     # Its details say the same and offer another try, which puts it back in the queue.
-    refusal = m["routes.failed"].replace("{reason}", "The envelope is not valid JSON.")
     rows(page).nth(2).locator(".route-link").click()
     expect(page).to_have_url(re.compile(f"/routes/{ids[0]}$"))
     expect(page.get_by_text(refusal)).to_be_visible()

@@ -57,7 +57,7 @@ def test_a_task_is_handed_out_done_returned_and_done_again(phone_for, api, tmp_p
     first, second, third = (make_jpeg(tmp_path, f"{name}.jpg", size="640x480", colours=colours)
                             for name, colours in (("one", "skyblue-darkgreen"), ("two", "orange-brown"), ("three", "white-navy")))
 
-    # The officer hands the task out in the page; an unknown username is refused with the server's reason.
+    # The officer hands the task out in the page; an unknown username is refused, in the app's words.
     officer = phone_for("en-US")
     desk = officer.page
     desk.goto("/account")
@@ -70,7 +70,7 @@ def test_a_task_is_handed_out_done_returned_and_done_again(phone_for, api, tmp_p
     form.get_by_label(m["tasks.new.instructions"], exact=True).fill("Photograph the north-east corner post.")
     form.get_by_label(m["tasks.new.due"], exact=True).fill("2026-12-01")
     form.get_by_role("button", name=m["tasks.new.submit"]).click()
-    expect(form.locator(".form-error")).to_contain_text("No account is named nobody-here")
+    expect(form.locator(".form-error")).to_have_text(m["error.unknown_assignee"])
     form.get_by_label(m["tasks.new.assignee"], exact=True).fill(user_name)
     with desk.expect_response(lambda r: r.url.endswith("/api/v1/tasks") and r.request.method == "POST") as created:
         form.get_by_role("button", name=m["tasks.new.submit"]).click()
@@ -151,7 +151,7 @@ def test_a_task_is_handed_out_done_returned_and_done_again(phone_for, api, tmp_p
     expect(desk.locator(".task-facts .task-status")).to_contain_text(status_text(m, "data_provided"))
     expect(desk.get_by_label(m["task.note.theirs"])).to_have_value("Post found, leaning west.")
     desk.get_by_role("button", name=m["task.return"], exact=True).click()
-    expect(desk.locator("form.task-return .form-error")).to_contain_text("reason")
+    expect(desk.locator("form.task-return .form-error")).to_have_text(m["error.invalid_reason"])
     desk.get_by_label(m["task.return.reason"]).fill("The post is not in the photo; take it from the road.")
     with desk.expect_response(lambda r: r.url.endswith("/return") and r.status == 200):
         desk.get_by_role("button", name=m["task.return"], exact=True).click()
