@@ -34,17 +34,17 @@ test: bootstrap
 	$(SWIFT) test --skip-build --skip '$(REALTIME_TESTS)'
 	@echo "== the recorder against real time (gpsd, replays, a terminal, SIGKILL), apart from the busy tests above"
 	$(SWIFT) test --skip-build --filter '$(REALTIME_TESTS)'
-	@echo "== the route service's tests again, on a throwaway PostgreSQL"
-	WAYMARK_REQUIRE_POSTGRES=1 scripts/with-postgres $(SWIFT) test --skip-build --filter 'WaymarkServerTests|ServeEndToEnd|UsersCommand|PhotosCommand|TasksCommand|VerifyReceipt'
+	@echo "== the route service's tests again, on a throwaway PostgreSQL (their PostgreSQL cases only)"
+	WAYMARK_REQUIRE_POSTGRES=1 WAYMARK_TEST_DATABASES=postgres scripts/with-postgres $(SWIFT) test --skip-build --filter 'WaymarkServerTests|ServeEndToEnd|UsersCommand|PhotosCommand|TasksCommand|VerifyReceipt'
 	@echo "== the running server against its OpenAPI document (schemathesis), SQLite then PostgreSQL"
 	scripts/api-check
 	scripts/with-postgres scripts/api-check
 	@echo "== hostile clients (Tests/Hostile), SQLite then PostgreSQL"
 	scripts/hostile-check
 	scripts/with-postgres scripts/hostile-check
-	@echo "== the web app: types, node --test, and Playwright in Chromium against the real server, SQLite then PostgreSQL"
+	@echo "== the web app: types, node --test, and Playwright in Chromium against the real server on SQLite; then Playwright again on PostgreSQL"
 	scripts/web-check
-	scripts/with-postgres scripts/web-check
+	WEB_CHECK_BROWSER_ONLY=1 scripts/with-postgres scripts/web-check
 
 bench: release
 	scripts/bench

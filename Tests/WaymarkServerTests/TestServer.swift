@@ -10,6 +10,8 @@ import WaymarkCore
 
 /// The databases a test runs against: SQLite always, PostgreSQL when `DATABASE_URL` is set
 /// (or required by `WAYMARK_REQUIRE_POSTGRES=1`, in which case a missing URL fails the test).
+/// `WAYMARK_TEST_DATABASES=postgres` (make test's PostgreSQL pass, after the SQLite one) runs the
+/// PostgreSQL cases alone, so that no SQLite case runs twice.
 enum TestDatabase: String, Sendable, CustomTestStringConvertible {
     case sqlite
     case postgres
@@ -17,6 +19,7 @@ enum TestDatabase: String, Sendable, CustomTestStringConvertible {
     static var all: [TestDatabase] {
         let environment = ProcessInfo.processInfo.environment
         let wantPostgres = environment["DATABASE_URL"].map { !$0.isEmpty } == true || environment["WAYMARK_REQUIRE_POSTGRES"] == "1"
+        if wantPostgres, environment["WAYMARK_TEST_DATABASES"] == "postgres" { return [.postgres] }
         return wantPostgres ? [.sqlite, .postgres] : [.sqlite]
     }
 
