@@ -142,8 +142,7 @@ def authority(tmp_path_factory):
                                     "--port", str(port), "--http-port", str(http_port), "--web", "none"],
                                    cwd=REPO, env=os.environ.copy(), stdout=out, stderr=subprocess.STDOUT)
     wait_for_health(process, Server("", port, log), lambda: https_health(port, data / "tls" / "ca.crt"))
-    process.terminate()
-    process.wait(timeout=30)
+    stop_process(process)
     return Authority(data / "tls", home_trusting(root / "home", data / "tls" / "ca.crt", "Waymark (tests)"))
 
 
@@ -393,6 +392,11 @@ def server(tmp_path, request, tile_server, server_port):
     served.vault_origins = vault_origins
     wait_for_health(process, served, check)
     yield served
+    stop_process(process)
+
+
+def stop_process(process):
+    """Stops a process a test started: SIGTERM, then SIGKILL after 10 s."""
     process.terminate()
     try:
         process.wait(timeout=10)

@@ -19,7 +19,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from conftest import REPO, free_port, home_trusting, launch_chromium, messages, open_phone, username
+from conftest import REPO, free_port, home_trusting, launch_chromium, messages, open_phone, stop_process, username
 from flows import sign_up
 from photos_flows import here, make_jpeg
 from test_photos import take_photo
@@ -45,13 +45,18 @@ def wait_until(check, what, seconds=90):
     pytest.fail(f"{what} within {seconds} s (last: {last})", pytrace=False)
 
 
-def stop(process):
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+def wait_for_tls(process, port, root, log, what, seconds=90):
+    """Waits until the proxy `process` on 127.0.0.1:`port` completes a handshake for waymark.test
+    that `root` verifies; fails with its log if it exits."""
+    context = ssl.create_default_context(cafile=str(root))
+
+    def served():
+        if process.poll() is not None:
+            pytest.fail(f"{what}: it exited with {process.returncode}:\n{log.read_text(errors='replace')[-3000:]}", pytrace=False)
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as raw, context.wrap_socket(raw, server_hostname=PROXY_NAME):
+            return True
+
+    wait_until(served, what, seconds)
 
 
 @pytest.fixture
@@ -78,7 +83,7 @@ def pebble(tmp_path):
     root = folder / "root.pem"
     root.write_bytes(urllib.request.urlopen(f"https://127.0.0.1:{management}/roots/0", context=context, timeout=10).read())
     yield f"https://127.0.0.1:{acme}/dir", cert, root
-    stop(process)
+    stop_process(process)
     log.close()
 
 
@@ -107,17 +112,9 @@ import {REPO / "deploy" / "Caddyfile"}
            "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"), "XDG_CONFIG_HOME": str(folder / "config")}
     log = open(folder / "caddy.log", "wb")
     process = subprocess.Popen(["caddy", "run", "--config", str(caddyfile), "--adapter", "caddyfile"], env=env, stdout=log, stderr=subprocess.STDOUT)
-    context = ssl.create_default_context(cafile=str(root))
-
-    def served():
-        if process.poll() is not None:
-            pytest.fail(f"caddy exited with {process.returncode}:\n{(folder / 'caddy.log').read_text(errors='replace')[-3000:]}", pytrace=False)
-        with socket.create_connection(("127.0.0.1", https_port), timeout=2) as raw, context.wrap_socket(raw, server_hostname=PROXY_NAME):
-            return True
-
-    wait_until(served, "Caddy had no certificate from pebble for waymark.test")
+    wait_for_tls(process, https_port, root, folder / "caddy.log", "Caddy had no certificate from pebble for waymark.test")
     yield https_port, root
-    stop(process)
+    stop_process(process)
     log.close()
 
 
@@ -165,17 +162,9 @@ http {{
     assert check.returncode == 0, f"nginx -t refused deploy/nginx.conf:\n{check.stderr}"
     log = open(folder / "nginx.log", "wb")
     process = subprocess.Popen([nginx_binary, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-g", "daemon off;"], stdout=log, stderr=subprocess.STDOUT)
-    context = ssl.create_default_context(cafile=str(root))
-
-    def served():
-        if process.poll() is not None:
-            pytest.fail(f"nginx exited with {process.returncode}:\n{(folder / 'error.log').read_text(errors='replace')[-3000:]}", pytrace=False)
-        with socket.create_connection(("127.0.0.1", https_port), timeout=2) as raw, context.wrap_socket(raw, server_hostname=PROXY_NAME):
-            return True
-
-    wait_until(served, "nginx did not serve waymark.test", seconds=30)
+    wait_for_tls(process, https_port, root, folder / "error.log", "nginx did not serve waymark.test", seconds=30)
     yield https_port, root
-    stop(process)
+    stop_process(process)
     log.close()
 
 
