@@ -33,6 +33,31 @@ struct APIContractTests {
         #expect(paths.count >= 38)
     }
 
+    @Test("The operations the server binds: every one with its method, path and security, the document's security where it names none")
+    func operations() throws {
+        let operations = try APIContract.operations()
+        #expect(operations.count >= 49)
+        #expect(Set(operations.map(\.id)).count == operations.count)
+        let task = try #require(operations.first { $0.id == "getTask" })
+        #expect(task.method == "GET" && task.path == "/api/v1/tasks/{task_id}")
+        #expect(task.segments == [.constant("api"), .constant("v1"), .constant("tasks"), .parameter("task_id")])
+        #expect(task.security == [["bearer"], ["sessionCookie"]])
+        #expect(try #require(operations.first { $0.id == "photosNearby" }).security == [[], ["bearer"], ["sessionCookie"]])
+        #expect(try #require(operations.first { $0.id == "signIn" }).security == [])
+        #expect(try #require(operations.first { $0.id == "createRouteBase64" }).security == [["apiKey", "apiNonce", "apiSignature", "apiSignedHeaders", "apiTimestamp"]], "the document's default")
+
+        let base = "openapi: 3.1.0\nsecurity:\n  - {k: []}\npaths:\n"
+        #expect(throws: APIContract.OperationProblem.missingID("POST /a")) {
+            try APIContract.operations(in: APIContract.merge([("common", base + "  /a:\n    post: {summary: x}\n")]))
+        }
+        #expect(throws: APIContract.OperationProblem.duplicateID("a")) {
+            try APIContract.operations(in: APIContract.merge([("common", base + "  /a:\n    get: {operationId: a}\n  /b:\n    get: {operationId: a}\n")]))
+        }
+        #expect(throws: APIContract.OperationProblem.malformedSecurity("a")) {
+            try APIContract.operations(in: APIContract.merge([("common", base + "  /a:\n    get: {operationId: a, security: open}\n")]))
+        }
+    }
+
     @Test("Merging refuses a path or a component defined twice, and a file that is not a mapping, naming the file")
     func refusals() throws {
         let base = "openapi: 3.1.0\npaths:\n  /a:\n    get: {operationId: a}\ncomponents:\n  schemas:\n    A: {type: string}\n"

@@ -9,12 +9,11 @@ struct AccountController: Sendable {
     /// Whether anyone may register (`waymark serve --registration closed` turns it off).
     let registrationOpen: Bool
 
-    /// Registers the routes; `signedIn` is the builder whose routes need a signed-in account.
-    func register(open routes: any RoutesBuilder, signedIn: any RoutesBuilder) {
-        routes.post("api", "v1", "accounts", use: createAccount)
-        routes.post("api", "v1", "sessions", use: signIn)
-        signedIn.delete("api", "v1", "sessions", "current", use: signOut)
-        signedIn.get("api", "v1", "me", use: me)
+    func register(on routes: ContractRoutes) {
+        routes.on("createAccount", use: createAccount)
+        routes.on("signIn", use: signIn)
+        routes.on("signOut", use: signOut)
+        routes.on("me", use: me)
     }
 
     @Sendable func createAccount(_ request: Request) async throws -> Response {

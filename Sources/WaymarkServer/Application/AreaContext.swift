@@ -9,10 +9,8 @@ struct AreaContext {
     let app: Application
     let configuration: ServerConfiguration
     let clock: WallClock
-    /// Routes whose requests may carry a session (browsing needs none).
-    let sessions: any RoutesBuilder
-    /// Routes that need a signed-in account (401 without one).
-    let signedIn: any RoutesBuilder
+    /// The contract's operations, to bind this area's handlers to (``ContractRoutes``).
+    let routes: ContractRoutes
     let stores: ServerStores
     let blobs: FileBlobStore
     /// The image work's threads (probing, derivatives).

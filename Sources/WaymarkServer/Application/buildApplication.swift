@@ -73,25 +73,33 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
         app.middleware.use(try WebAppMiddleware(location: web))
     }
 
-    app.get("healthz") { _ in
+    // The contract's files merged once (DESIGN §3.3): a broken contract stops the server here.
+    let contract = try APIContract.yaml()
+    // Every handler is bound to an operation of the contract, on the group that authenticates
+    // what the operation's security asks for; the route API adds its signed groups itself.
+    let sessions = app.routes.grouped(BearerTokenAuthenticator(service: accounts), SessionCookieAuthenticator(service: accounts))
+    let routes = ContractRoutes(try APIContract.operations(),
+                                groups: [.anyone: app.routes, .optionalSession: sessions, .session: sessions.grouped(SignedInUser.required)])
+
+    routes.on("health") { _ in
         Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: #"{"status":"ok"}"#))
     }
     let webConfig = WebAppConfig(tiles: configuration.tiles, terrainTiles: configuration.terrainTiles, satelliteTiles: configuration.satelliteTiles,
                                  vaults: configuration.vaults.map(\.url), sky: configuration.orbitData != nil,
                                  pairing: configuration.pairAddress.map { .init(pairAddress: $0, secureAddress: configuration.address) })
-    app.get("api", "v1", "config") { _ in
+    routes.on("webAppConfig") { _ in
         try Response.json(webConfig)
     }
     if configuration.tls == .off {
         // Nothing to trust without TLS: /pair says how HTTPS is turned on (the web app's warning
         // on an insecure page links here). With TLS on it is served on the plain-HTTP port.
-        app.get("pair") { request in
+        routes.on("pairingPage") { request in
             PairingPage(httpsAddress: nil, authorityDER: nil).response(for: request)
         }
+    } else {
+        routes.servedElsewhere("pairingPage")
     }
-    // The contract's files merged once (DESIGN §3.3): a broken contract stops the server here.
-    let contract = try APIContract.yaml()
-    app.get("openapi.yaml") { _ in
+    routes.on("openAPIDocument") { _ in
         Response(status: .ok, headers: ["Content-Type": "application/yaml; charset=utf-8"], body: .init(string: contract))
     }
 
@@ -111,14 +119,11 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
 
     // Routes: signed requests (DESIGN §3.3).
     let signature = SignatureAuthenticator(consumers: stores.consumers, nonces: stores.nonces, clock: clock)
-    RouteController(store: stores.routes).register(on: app.routes, signature: signature)
+    RouteController(store: stores.routes).register(on: routes, app: app.routes, signature: signature)
 
     // Accounts and devices (§3.5): a session token by header or cookie.
-    let sessions = app.routes.grouped(BearerTokenAuthenticator(service: accounts), SessionCookieAuthenticator(service: accounts))
-    let signedIn = sessions.grouped(SignedInUser.required)
-    AccountController(service: accounts, throttle: SignInThrottle(), registrationOpen: configuration.registrationOpen)
-        .register(open: sessions, signedIn: signedIn)
-    KeyController(consumers: stores.consumers, clock: clock).register(on: signedIn)
+    AccountController(service: accounts, throttle: SignInThrottle(), registrationOpen: configuration.registrationOpen).register(on: routes)
+    KeyController(consumers: stores.consumers, clock: clock).register(on: routes)
 
     // Photos and places (§3.6, §3.7): browsing needs no account.
     let uploader = PhotoUploader(photos: stores.photos, blobs: blobs, media: media, clock: clock, locks: BlobLocks())
@@ -128,10 +133,10 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     let receiptKey = try await media.runIfActive { try ReceiptKeyFile.loadOrCreate(in: directory, logger: logger) }
     let photos = PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader, gazetteer: gazetteer,
                                  cursors: CursorSeal(deriving: receiptKey.privateKey.rawRepresentation))
-    photos.register(on: sessions)
+    photos.register(on: routes)
 
     // Receipts, field inspection (§3.10) and rephotography (§3.9), each in its own folder.
-    let areas = AreaContext(app: app, configuration: configuration, clock: clock, sessions: sessions, signedIn: signedIn,
+    let areas = AreaContext(app: app, configuration: configuration, clock: clock, routes: routes,
                             stores: stores, blobs: blobs, media: media, photos: photos, gazetteer: gazetteer, receiptKey: receiptKey)
     try await ReceiptArea.register(areas)
     try await TaskArea.register(areas)
@@ -139,14 +144,16 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     try await SceneArea.register(areas)
 
     // The /vault page's QR sign-in from a photo (§3.11): no account, nothing stored.
-    QRDecodeController(media: qrDecoding).register(on: app.routes)
+    QRDecodeController(media: qrDecoding).register(on: routes)
 
     // The /sky page's satellites (#15): no account, nothing stored.
-    SkyController(orbits: configuration.orbitData, clock: clock).register(on: app.routes)
+    SkyController(orbits: configuration.orbitData, clock: clock).register(on: routes)
 
     if configuration.benchFloor {
         try await BenchFloor.register(on: app)
     }
+    // An operation without a handler, or an API route outside the contract, stops the server.
+    try routes.verify(app.routes)
 }
 
 /// HTTPS (DESIGN §3.12): the identity (Waymark's own CA and a certificate for every name the

@@ -8,12 +8,10 @@ struct KeyController: Sendable {
     let consumers: any ConsumerStore
     let clock: WallClock
 
-    /// Registers the routes on a builder that already requires a signed-in account.
-    func register(on routes: any RoutesBuilder) {
-        let keys = routes.grouped("api", "v1", "keys")
-        keys.post(use: create)
-        keys.get(use: list)
-        keys.delete(":key", use: revoke)
+    func register(on routes: ContractRoutes) {
+        routes.on("createDeviceKey", use: create)
+        routes.on("listDeviceKeys", use: list)
+        routes.on("revokeDeviceKey", use: revoke)
     }
 
     @Sendable func create(_ request: Request) async throws -> Response {

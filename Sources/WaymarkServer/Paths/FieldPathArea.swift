@@ -9,6 +9,6 @@ enum FieldPathArea {
     /// Registers this area's routes: `/api/v1/paths…`, for signed-in users only.
     static func register(_ context: AreaContext) async throws {
         FieldPathController(store: SQLFieldPathStore(database: context.database), clock: context.clock)
-            .register(on: context.signedIn)
+            .register(on: context.routes)
     }
 }

@@ -13,14 +13,13 @@ struct FieldPathController: Sendable {
     /// The KML export's media type.
     static let kmlType = "application/vnd.google-earth.kml+xml"
 
-    func register(on signedIn: any RoutesBuilder) {
-        let api = signedIn.grouped("api", "v1", "paths")
-        api.on(.POST, body: .collect(maxSize: ByteCount(value: ServerConfiguration.maxBodySize)), use: create)
-        api.get(use: list)
+    func register(on routes: ContractRoutes) {
+        routes.on("createFieldPath", body: .collect(maxSize: ByteCount(value: ServerConfiguration.maxBodySize)), use: create)
+        routes.on("listFieldPaths", use: list)
         // One parameter serves both /api/v1/paths/{id} and /api/v1/paths/{id}.kml: Vapor's router
         // matches whole path segments only.
-        api.get(":path_id", use: find)
-        api.delete(":path_id", use: delete)
+        routes.on("getFieldPath", use: find)
+        routes.on("deleteFieldPath", use: delete)
     }
 
     /// A checked path, measured, with its points as the JSON text that is stored.

@@ -19,20 +19,17 @@ struct PhotoController: Sendable {
     /// Photos whose visibility follows another's (a scene's feet shot), registered by their areas.
     let companions = PhotoCompanions()
 
-    /// Registers the routes on a builder whose requests may carry a session (none is required to
-    /// browse); writes need a signed-in account.
-    func register(on routes: any RoutesBuilder) {
-        let api = routes.grouped("api", "v1", "photos")
-        api.get("nearby", use: nearby)
-        api.get("clusters", ":z", ":x", ":y", use: clusters)
+    /// Binds the handlers to the contract's operations (browsing needs no account; writes do).
+    func register(on routes: ContractRoutes) {
+        routes.on("photosNearby", use: nearby)
+        routes.on("photoClusters", use: clusters)
         // Also /api/v1/photos/{id}.pdf (``pdf(_:id:)``): Vapor's router matches whole segments.
-        api.get(":photo_id", use: find)
-        api.get(":photo_id", "image", ":size", use: image)
-        let owner = api.grouped(SignedInUser.required)
-        owner.on(.POST, body: .stream, use: upload)
-        owner.get(":photo_id", "original", use: original)
-        owner.patch(":photo_id", use: edit)
-        owner.delete(":photo_id", use: delete)
+        routes.on("getPhoto", use: find)
+        routes.on("photoImage", use: image)
+        routes.on("uploadPhoto", body: .stream, use: upload)
+        routes.on("photoOriginal", use: original)
+        routes.on("editPhoto", use: edit)
+        routes.on("deletePhoto", use: delete)
     }
 
     @Sendable func find(_ request: Request) async throws -> Response {

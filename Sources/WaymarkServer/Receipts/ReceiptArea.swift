@@ -14,6 +14,6 @@ enum ReceiptArea {
     static func register(_ context: AreaContext) async throws {
         let key = context.receiptKey
         context.photos.uploader.receipts.use(key)
-        ReceiptController(photos: context.stores.photos, key: key).register(open: context.app.routes, signedIn: context.signedIn)
+        ReceiptController(photos: context.stores.photos, key: key).register(on: context.routes)
     }
 }

@@ -11,9 +11,9 @@ struct ReceiptController: Sendable {
     let photos: any PhotoStore
     let key: ReceiptSigningKey
 
-    func register(open: any RoutesBuilder, signedIn: any RoutesBuilder) {
-        open.get("api", "v1", "receipts", "public-key", use: publicKey)
-        signedIn.get("api", "v1", "photos", ":photo_id", "receipt", use: receipt)
+    func register(on routes: ContractRoutes) {
+        routes.on("receiptPublicKey", use: publicKey)
+        routes.on("photoReceipt", use: receipt)
     }
 
     @Sendable func publicKey(_ request: Request) async throws -> Response {

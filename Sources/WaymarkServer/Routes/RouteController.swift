@@ -11,21 +11,20 @@ struct RouteController: Sendable {
     /// The longest `Idempotency-Key` accepted.
     static let maxIdempotencyKeyLength = 255
 
-    /// Registers the routes, each behind the signature check. Uploads record their request's
-    /// nonce in the transaction that stores the route (one commit per upload); lookups and
-    /// deletes record it before they run.
-    func register(on routes: any RoutesBuilder, signature: SignatureAuthenticator) {
+    /// Binds the handlers, each behind the signature check (the contract's default security).
+    /// Uploads record their request's nonce in the transaction that stores the route (one commit
+    /// per upload); lookups and deletes record it before they run.
+    func register(on routes: ContractRoutes, app: any RoutesBuilder, signature: SignatureAuthenticator) {
         let body = HTTPBodyStreamStrategy.collect(maxSize: ByteCount(value: ServerConfiguration.maxBodySize))
         var uploadSignature = signature
         uploadSignature.nonceRecording = .withHandlersWrite
-        let reads = routes.grouped(signature, SignedConsumer.required)
-        let uploads = routes.grouped(uploadSignature, SignedConsumer.required)
-        let api = reads.grouped("api", "v1", "routes")
-        uploads.grouped("api", "v1", "routes").on(.POST, body: body, use: createJSON)
-        api.get(use: findByLookup)
-        api.get(":route_id", use: find)
-        api.delete(":route_id", use: delete)
-        uploads.on(.POST, "route", body: body, use: createBase64)
+        let reads = routes.routing(.signature, to: app.grouped(signature, SignedConsumer.required))
+        let uploads = routes.routing(.signature, to: app.grouped(uploadSignature, SignedConsumer.required))
+        uploads.on("createRoute", body: body, use: createJSON)
+        reads.on("findRouteByLookup", use: findByLookup)
+        reads.on("getRoute", use: find)
+        reads.on("deleteRoute", use: delete)
+        uploads.on("createRouteBase64", body: body, use: createBase64)
     }
 
     @Sendable func createJSON(_ request: Request) async throws -> Response {

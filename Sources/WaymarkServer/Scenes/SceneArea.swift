@@ -22,6 +22,6 @@ enum SceneArea {
             scenes: scenes, photos: context.stores.photos, accounts: context.stores.accounts,
             blobs: context.blobs, uploader: context.photos.uploader, photoArea: context.photos, addresses: addresses,
             clock: context.clock, cursors: context.photos.cursors)
-        controller.register(sessions: context.sessions, signedIn: context.signedIn)
+        controller.register(on: context.routes)
     }
 }

@@ -21,17 +21,15 @@ struct SceneController: Sendable {
     /// Seals the lists' cursors (only those this server gave for the same list are read back).
     let cursors: CursorSeal
 
-    func register(sessions: any RoutesBuilder, signedIn: any RoutesBuilder) {
-        let open = sessions.grouped("api", "v1", "scenes")
-        open.get(use: nearby)
-        open.get(":scene_id", use: find)
-        open.get(":scene_id", "timeline", use: timeline)
-        let writes = signedIn.grouped("api", "v1", "scenes")
-        writes.on(.POST, body: .stream, use: create)
-        writes.on(.POST, ":scene_id", "photos", body: .stream, use: addRephotograph)
-        writes.delete(":scene_id", use: delete)
-        writes.delete(":scene_id", "photos", ":photo_id", use: removeRephotograph)
-        signedIn.get("api", "v1", "me", "scenes", use: mine)
+    func register(on routes: ContractRoutes) {
+        routes.on("scenesNearby", use: nearby)
+        routes.on("getScene", use: find)
+        routes.on("sceneTimeline", use: timeline)
+        routes.on("createScene", body: .stream, use: create)
+        routes.on("addRephotograph", body: .stream, use: addRephotograph)
+        routes.on("deleteScene", use: delete)
+        routes.on("removeRephotograph", use: removeRephotograph)
+        routes.on("myScenes", use: mine)
     }
 
     static let notFound = APIError(.notFound, .notFound, "No scene has this id.")

@@ -26,8 +26,8 @@ struct SkyController: Sendable {
     /// set says anything there anyway.
     static let times = Date(timeIntervalSince1970: -386_380_800)...Date(timeIntervalSince1970: 4_102_444_800)
 
-    func register(on routes: any RoutesBuilder) {
-        routes.get("api", "v1", "sky", use: sky)
+    func register(on routes: ContractRoutes) {
+        routes.on("sky", use: sky)
     }
 
     @Sendable func sky(_ request: Request) async throws -> Response {

@@ -9,6 +9,6 @@ enum TaskArea {
     /// Registers this area's routes (every one needs a signed-in account).
     static func register(_ context: AreaContext) async throws {
         let tasks = SQLTaskStore(database: context.database, clock: context.clock)
-        TaskController(tasks: tasks, accounts: context.stores.accounts, photos: context.photos).register(on: context.signedIn)
+        TaskController(tasks: tasks, accounts: context.stores.accounts, photos: context.photos).register(on: context.routes)
     }
 }

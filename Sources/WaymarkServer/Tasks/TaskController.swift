@@ -16,17 +16,16 @@ struct TaskController: Sendable {
     static let maxTextLength = 10_000
     static let maxReasonLength = 2_000
 
-    func register(on signedIn: any RoutesBuilder) {
-        let api = signedIn.grouped("api", "v1", "tasks")
-        api.post(use: create)
-        api.get(use: list)
-        api.get(":task_id", use: find)
-        api.patch(":task_id", use: edit)
-        api.on(.POST, ":task_id", "photos", body: .stream, use: addPhoto)
-        api.delete(":task_id", "photos", ":photo_id", use: removePhoto)
-        api.post(":task_id", "send", use: send)
-        api.post(":task_id", "return", use: giveBack)
-        api.get(":task_id", "history", use: history)
+    func register(on routes: ContractRoutes) {
+        routes.on("createTask", use: create)
+        routes.on("listTasks", use: list)
+        routes.on("getTask", use: find)
+        routes.on("editTask", use: edit)
+        routes.on("addTaskPhoto", body: .stream, use: addPhoto)
+        routes.on("deleteTaskPhoto", use: removePhoto)
+        routes.on("sendTask", use: send)
+        routes.on("returnTask", use: giveBack)
+        routes.on("taskHistory", use: history)
     }
 
     // MARK: - Officers

@@ -29,8 +29,8 @@ struct QRDecodeController: Sendable {
     static let maxPixels = 40_000_000
     static let path = "/api/v1/qr/decode"
 
-    func register(on routes: any RoutesBuilder) {
-        routes.on(.POST, "api", "v1", "qr", "decode", body: .stream, use: decode)
+    func register(on routes: ContractRoutes) {
+        routes.on("decodeQRCodes", body: .stream, use: decode)
     }
 
     @Sendable func decode(_ request: Request) async throws -> Response {
