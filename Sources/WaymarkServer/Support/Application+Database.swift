@@ -26,7 +26,11 @@ extension Application {
             if !query.contains(where: { tlsParameters.contains($0.name.lowercased()) }) {
                 postgres.coreConfiguration.tls = .disable
             }
-            databases.use(.postgres(configuration: postgres), as: .psql)
+            // Fluent's default is one connection per event loop (two on a 2-core machine) and 10 s
+            // to wait for one: 20 concurrent route uploads on two loaded cores waited longer and
+            // four answered 500. Four per loop, and a request still waiting after 30 s answers 503
+            // (JSONErrorMiddleware), which clients retry.
+            databases.use(.postgres(configuration: postgres, maxConnectionsPerEventLoop: 4, connectionPoolTimeout: .seconds(30)), as: .psql)
         } else {
             databases.use(.sqlite(.file(configuration.sqliteFile.path)), as: .sqlite)
             writeGate = WriteGate()

@@ -46,6 +46,12 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             body = status.code >= 500
                 ? APIErrorBody(error: .internalError, reason: "The server failed to answer this request.")
                 : APIErrorBody(error: code(for: status), reason: error.reason)
+        case is ConnectionPoolTimeoutError:
+            // Every database connection stayed busy for the pool's whole wait: the server is
+            // overloaded, not broken, and the same request will succeed later.
+            status = .serviceUnavailable
+            headers.replaceOrAdd(name: .retryAfter, value: "5")
+            body = APIErrorBody(error: .busy, reason: "The server is busy; try again in a few seconds.")
         case is HTTPParserError:
             // The body broke off or was malformed mid-way (a client that left while sending):
             // the client's doing, not the server's, so no error in the operator's log.
