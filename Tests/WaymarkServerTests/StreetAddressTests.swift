@@ -161,16 +161,20 @@ server.serve_forever()
         async let late = patient.address(latitude: 49.1, longitude: 16.1, language: "en")
         try await Task.sleep(for: .milliseconds(100))
         async let next = patient.address(latitude: 49.2, longitude: 16.2, language: "en")
-        let (_, nextAnswer) = await (late, next)
+        let (lateAnswer, nextAnswer) = await (late, next)
         let slowTimes = try Self.lookups(slow).compactMap { $0["at"] as? Double }
-        if nextAnswer == nil {
+        if slowTimes.count == 2 {
+            #expect(slowTimes[1] - slowTimes[0] >= 2.95, "after the slow request's end plus a second: \(slowTimes)")
+        } else if nextAnswer != nil {
+            // On a machine so busy that the slow one's task started past its page's patience, it
+            // went without a turn and the next one took it: one request was sent, the next one's.
+            #expect(lateAnswer == nil && slowTimes.count == 1, "one request sent, and only one answered: \(slowTimes), \(String(describing: lateAnswer))")
+        } else {
             // The slow one was sent (on a machine so busy that even its task started over 2 s late,
             // it too went without a turn, and nothing was sent); the next one was not.
             #expect(slowTimes.count <= 1, "a request without a turn is not sent: \(slowTimes)")
             _ = await patient.address(latitude: 49.2, longitude: 16.2, language: "en")
             #expect(try Self.lookups(slow).count == slowTimes.count + 1, "a missed turn is not kept: the next view asks")
-        } else {
-            #expect(slowTimes.count == 2 && slowTimes[1] - slowTimes[0] >= 2.95, "after the slow request's end plus a second: \(slowTimes)")
         }
     }
 
