@@ -81,6 +81,8 @@ def pytest_configure(config):
                             "{vault}: the stand-in data vault's URL; {closed-vault}: a vault URL where nothing listens; "
                             "{geocoder}: the stand-in reverse geocoder's URL)")
     config.addinivalue_line("markers", "vault_options(allow_origin=True): how the stand-in data vault starts (allow_origin=False: no CORS headers)")
+    config.addinivalue_line("markers", "database_independent: the server's database plays no part in what the test checks (make test's "
+                            "PostgreSQL pass, DATABASE_URL set, deselects it: scripts/web-check)")
     config.addinivalue_line("markers", "phone_origin: the server speaks HTTPS (--tls auto) and the phone opens it at https://phone.test:PORT/ with Waymark's CA trusted")
 
 
