@@ -173,8 +173,17 @@ server.serve_forever()
             // The slow one was sent (on a machine so busy that even its task started over 2 s late,
             // it too went without a turn, and nothing was sent); the next one was not.
             #expect(slowTimes.count <= 1, "a request without a turn is not sent: \(slowTimes)")
-            _ = await patient.address(latitude: 49.2, longitude: 16.2, language: "en")
-            #expect(try Self.lookups(slow).count == slowTimes.count + 1, "a missed turn is not kept: the next view asks")
+            // A missed turn is not kept: a later view asks. (On a loaded machine the view right
+            // after may itself come too late for the turn it is given, so a few views are allowed,
+            // a spacing apart.)
+            var asked = false
+            for _ in 0..<10 where !asked {
+                _ = await patient.address(latitude: 49.2, longitude: 16.2, language: "en")
+                asked = try Self.lookups(slow).count > slowTimes.count
+                if !asked { try await Task.sleep(for: StreetAddresses.spacing) }
+            }
+            #expect(asked, "a missed turn is not kept: a later view asks")
+            #expect(try Self.lookups(slow).count == slowTimes.count + 1, "one view, one request")
         }
     }
 
