@@ -44,7 +44,12 @@ public enum APIContract {
 
     /// The merged document as YAML, as `/openapi.yaml` serves it.
     public static func yaml() throws -> String {
-        try Yams.serialize(node: merged(), indent: 2, width: -1, allowUnicode: true)
+        try yaml(of: merged())
+    }
+
+    /// `document` (a ``merged()`` one) as YAML.
+    public static func yaml(of document: Node) throws -> String {
+        try Yams.serialize(node: document, indent: 2, width: -1, allowUnicode: true)
     }
 
     /// Merges named documents: the first is the base; every later one adds its `paths` and the

@@ -73,12 +73,14 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
         app.middleware.use(try WebAppMiddleware(location: web))
     }
 
-    // The contract's files merged once (DESIGN §3.3): a broken contract stops the server here.
-    let contract = try APIContract.yaml()
+    // The contract's files merged once (DESIGN §3.3), for /openapi.yaml and the route table: a
+    // broken contract stops the server here.
+    let document = try APIContract.merged()
+    let contract = try APIContract.yaml(of: document)
     // Every handler is bound to an operation of the contract, on the group that authenticates
     // what the operation's security asks for; the route API adds its signed groups itself.
     let sessions = app.routes.grouped(BearerTokenAuthenticator(service: accounts), SessionCookieAuthenticator(service: accounts))
-    let routes = ContractRoutes(try APIContract.operations(),
+    let routes = ContractRoutes(try APIContract.operations(in: document),
                                 groups: [.anyone: app.routes, .optionalSession: sessions, .session: sessions.grouped(SignedInUser.required)])
 
     routes.on("health") { _ in
