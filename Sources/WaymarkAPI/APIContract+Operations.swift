@@ -90,3 +90,72 @@ extension APIContract {
         return result
     }
 }
+
+extension APIContract {
+    /// The operation `id` of the merged contract (read from the resources once), as a client
+    /// calls it.
+    public static func operation(_ id: String) throws -> Operation {
+        guard let operation = try table.get()[id] else { throw TargetProblem.unknownOperation(id) }
+        return operation
+    }
+
+    private static let table = Result { () throws -> [String: Operation] in
+        Dictionary(uniqueKeysWithValues: try operations().map { ($0.id, $0) })
+    }
+
+    /// Why a request target could not be made from the contract.
+    public enum TargetProblem: Error, Equatable, CustomStringConvertible {
+        /// The contract has no operation of this id.
+        case unknownOperation(String)
+        /// A `{name}` of the path was given no value, or an empty one (operation, name).
+        case missingParameter(String, String)
+
+        public var description: String {
+            switch self {
+            case .unknownOperation(let id): "the API contract has no operation \(id)"
+            case .missingParameter(let id, let name): "\(id) needs a value for its path parameter \(name)"
+            }
+        }
+    }
+}
+
+extension APIContract.Operation {
+    /// The request target: the path with each `{name}` filled in from `parameters` as one
+    /// percent-encoded segment (a "/" in a value cannot reach another path), then the query's
+    /// items that have a value, in order.
+    public func target(_ parameters: [String: String] = [:], query: [(String, String?)] = []) throws(APIContract.TargetProblem) -> String {
+        var path = ""
+        for segment in segments {
+            switch segment {
+            case .constant(let text):
+                path += "/" + text
+            case .parameter(let name):
+                guard let value = parameters[name], !value.isEmpty else { throw .missingParameter(id, name) }
+                path += "/" + Self.encoded(value)
+            }
+        }
+        let items = query.compactMap { name, value in value.map { Self.encoded(name) + "=" + Self.encoded($0) } }
+        return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
+    }
+
+    /// RFC 3986's unreserved characters stay; every other byte is percent-encoded.
+    static func encoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

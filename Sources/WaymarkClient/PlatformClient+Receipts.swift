@@ -5,6 +5,6 @@ import WaymarkAPI
 extension PlatformClient {
     /// The key the server signs photo receipts with (`GET /api/v1/receipts/public-key`; no account needed).
     public func receiptPublicKey() async throws -> ReceiptPublicKeyDTO {
-        try await json(.GET, "/api/v1/receipts/public-key", body: Optional<String>.none, expecting: 200)
+        try await json("receiptPublicKey", body: Optional<String>.none, expecting: 200)
     }
 }

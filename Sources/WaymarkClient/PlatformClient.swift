@@ -33,7 +33,7 @@ public struct PlatformClient: Sendable {
     /// Signs in and keeps the session's token.
     public mutating func signIn(username: String, password: String) async throws -> SessionDTO {
         let body = try JSONEncoder().encode(SignInRequest(username: username, password: password))
-        let (status, bytes) = try await send(.POST, "/api/v1/sessions", body: ByteBuffer(bytes: body), contentType: "application/json", extra: [])
+        let (status, bytes) = try await send("signIn", body: ByteBuffer(bytes: body), contentType: "application/json", extra: [])
         guard status == 200 else { throw WaymarkClientError.from(status: status, body: bytes) }
         let session = try WaymarkClientError.decode(SessionDTO.self, bytes, status: status)
         token = session.token
@@ -72,13 +72,19 @@ public struct PlatformClient: Sendable {
         body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"\(name)\"\r\nContent-Type: application/octet-stream\r\n\r\n")
         body.writeBytes(data)
         body.writeString("\r\n--\(boundary)--\r\n")
-        let (status, bytes) = try await send(.POST, "/api/v1/photos", body: body, contentType: "multipart/form-data; boundary=\(boundary)",
+        let (status, bytes) = try await send("uploadPhoto", body: body, contentType: "multipart/form-data; boundary=\(boundary)",
                                              extra: [("Idempotency-Key", key)])
         guard status == 201 else { throw WaymarkClientError.from(status: status, body: bytes) }
         return try WaymarkClientError.decode(PhotoDTO.self, bytes, status: status)
     }
 
-    func send(_ method: HTTPMethod, _ path: String, body: ByteBuffer, contentType: String, extra: [(String, String)]) async throws -> (Int, Data) {
+    /// Sends operation `id` of the API contract (its method and path come from there), retrying
+    /// what is worth retrying.
+    func send(_ id: String, path parameters: [String: String] = [:], query: [(String, String?)] = [],
+              body: ByteBuffer, contentType: String, extra: [(String, String)]) async throws -> (Int, Data) {
+        let operation = try APIContract.operation(id)
+        let method = HTTPMethod(rawValue: operation.method)
+        let path = try operation.target(parameters, query: query)
         let base = serverURL.absoluteString.hasSuffix("/") ? String(serverURL.absoluteString.dropLast()) : serverURL.absoluteString
         var attempt = 0
         while true {

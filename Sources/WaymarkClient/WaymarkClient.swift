@@ -82,14 +82,14 @@ public struct WaymarkClient: Sendable {
     /// Stores an encrypted route; a retry with the same `idempotencyKey` never makes a second one.
     public func createRoute(_ body: CreateRouteRequest, idempotencyKey: String) async throws -> RouteCreated {
         let data = try JSONEncoder().encode(body)
-        let (status, bytes) = try await send(method: .POST, target: "/api/v1/routes", body: data, extraHeaders: [(APIHeader.idempotencyKey, idempotencyKey)])
+        let (status, bytes) = try await send("createRoute", body: data, extraHeaders: [(APIHeader.idempotencyKey, idempotencyKey)])
         guard status == 201 else { throw WaymarkClientError.from(status: status, body: bytes) }
         return try WaymarkClientError.decode(RouteCreated.self, bytes, status: status)
     }
 
     /// The stored route with this id, or nil when the server has none.
     public func route(id: String) async throws -> RouteRecord? {
-        try await fetch(target: "/api/v1/routes/\(Self.pathSegment(id))")
+        try await fetch("getRoute", path: ["route_id": id])
     }
 
     /// The stored route with this lookup key (``RouteKeys/lookupKey(nonce:)``), or nil.
@@ -97,29 +97,29 @@ public struct WaymarkClient: Sendable {
         guard lookup.isLowercaseHex64 else {
             throw WaymarkClientError.api(status: 400, body: APIErrorBody(error: "invalid_lookup", reason: "a lookup key is 64 lowercase hex digits"))
         }
-        return try await fetch(target: "/api/v1/routes?lookup=\(lookup)")
+        return try await fetch("findRouteByLookup", query: [("lookup", lookup)])
     }
 
     /// Deletes a route, proving ownership with its delete token (lowercase hex).
     public func deleteRoute(id: String, deleteToken: String) async throws {
-        let (status, bytes) = try await send(method: .DELETE, target: "/api/v1/routes/\(Self.pathSegment(id))", body: Data(), extraHeaders: [(APIHeader.deleteToken, deleteToken)])
+        let (status, bytes) = try await send("deleteRoute", path: ["route_id": id], body: Data(), extraHeaders: [(APIHeader.deleteToken, deleteToken)])
         guard status == 204 else { throw WaymarkClientError.from(status: status, body: bytes) }
     }
 
-    /// A route id made safe as one path segment (a "/" in it cannot reach another path).
-    private static func pathSegment(_ id: String) -> String {
-        id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id
-    }
-
-    private func fetch(target: String) async throws -> RouteRecord? {
-        let (status, bytes) = try await send(method: .GET, target: target, body: Data(), extraHeaders: [])
+    private func fetch(_ id: String, path parameters: [String: String] = [:], query: [(String, String?)] = []) async throws -> RouteRecord? {
+        let (status, bytes) = try await send(id, path: parameters, query: query, body: Data(), extraHeaders: [])
         if status == 404 { return nil }
         guard status == 200 else { throw WaymarkClientError.from(status: status, body: bytes) }
         return try WaymarkClientError.decode(RouteRecord.self, bytes, status: status)
     }
 
-    /// Sends a request, signing each attempt afresh, and retries what is worth retrying.
-    private func send(method: HTTPMethod, target: String, body: Data, extraHeaders: [(String, String)]) async throws -> (Int, Data) {
+    /// Sends operation `id` of the API contract (its method and path come from there), signing
+    /// each attempt afresh, and retries what is worth retrying.
+    private func send(_ id: String, path parameters: [String: String] = [:], query: [(String, String?)] = [],
+                      body: Data, extraHeaders: [(String, String)]) async throws -> (Int, Data) {
+        let operation = try APIContract.operation(id)
+        let method = HTTPMethod(rawValue: operation.method)
+        let target = try operation.target(parameters, query: query)
         let base = credentials.serverURL.absoluteString.hasSuffix("/") ? String(credentials.serverURL.absoluteString.dropLast()) : credentials.serverURL.absoluteString
         let prefix = credentials.serverURL.path == "/" ? "" : credentials.serverURL.path
         let signedTarget = prefix + target
