@@ -12,7 +12,7 @@ ARGS ?= serve --data ./data --host 127.0.0.1 --port 8080
 # their own: next to tests that block the cooperative pool for seconds (exiftool, SIGKILL loops) they starve.
 REALTIME_TESTS = WaymarkRecorderTests|RecordTerminal|RecordCrash|UploadFault
 
-.PHONY: bootstrap build release run test bench fuzz clean
+.PHONY: bootstrap build release run test bench fuzz contract clean
 
 bootstrap:
 	@scripts/bootstrap
@@ -48,6 +48,10 @@ test: bootstrap
 
 bench: release
 	scripts/bench
+
+# Writes Web/app/contract.js from the API contract (Sources/WaymarkAPI/Contract/*.yaml); make test fails while it is stale.
+contract: bootstrap
+	WAYMARK_WRITE_CONTRACT=1 $(SWIFT) test --filter WebModuleTests
 
 # libFuzzer over every track reader and the route envelope, ≥ 10⁶ inputs (not part of make test).
 fuzz: bootstrap

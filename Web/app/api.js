@@ -2,6 +2,10 @@
 // ApiError, and the route API's request signature (DESIGN §3.3, version 2) with WebCrypto.
 // Nothing here touches the DOM, so node's test runner imports it as it is.
 
+import { operations } from './contract.js';
+
+/** @typedef {import('./contract.js').Operations} Operations */
+
 /** An answer that was not 2xx, or no answer at all (status 0, code `offline`). */
 export class ApiError extends Error {
   /**
@@ -68,7 +72,9 @@ async function request(method, path, body, cache, extra = {}) {
   /** @type {RequestInit} */
   const init = { method, headers, credentials: 'same-origin' };
   if (cache) init.cache = cache;
-  if (body !== undefined) {
+  if (body instanceof FormData) {
+    init.body = body;
+  } else if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
@@ -83,18 +89,91 @@ async function request(method, path, body, cache, extra = {}) {
   return text === '' ? null : JSON.parse(text);
 }
 
-export const api = {
-  /** @param {string} path @param {{cache?: RequestCache, headers?: Record<string, string>}} [options] */
-  get: (path, options = {}) => request('GET', path, undefined, options.cache, options.headers),
-  /** @param {string} path @param {unknown} [body] @param {{headers?: Record<string, string>}} [options] */
-  post: (path, body, options = {}) => request('POST', path, body ?? {}, undefined, options.headers),
-  /** @param {string} path @param {unknown} [body] */
-  put: (path, body) => request('PUT', path, body ?? {}),
-  /** @param {string} path @param {unknown} [body] */
-  patch: (path, body) => request('PATCH', path, body ?? {}),
-  /** @param {string} path */
-  delete: (path) => request('DELETE', path),
-};
+// ---- Operations of the contract, by operationId (Web/app/contract.js) ----
+
+/**
+ * What one call of operation K takes: its path parameters (required when it has any), its
+ * query, its body (JSON, or FormData for an upload form), more headers, and a cache mode.
+ * @template {keyof Operations} K
+ * @typedef {({} extends Operations[K]['path'] ? { path?: Operations[K]['path'] } : { path: Operations[K]['path'] })
+ *   & ({} extends Operations[K]['query'] ? { query?: Operations[K]['query'] } : { query: Operations[K]['query'] })
+ *   & (undefined extends Operations[K]['body'] ? { body?: Operations[K]['body'] } : { body: Operations[K]['body'] })
+ *   & { headers?: Record<string, string>, cache?: RequestCache }} CallOptions
+ */
+
+/**
+ * The path and query of operation `id`: each `{name}` of its path filled in (percent-encoded),
+ * then the query's defined values in order.
+ * @template {keyof Operations} K
+ * @param {K} id
+ * @param {{ path?: Operations[K]['path'], query?: Operations[K]['query'] }} [parts]
+ * @returns {string} e.g. `/api/v1/photos/abc/image/thumb`
+ */
+export function target(id, parts = {}) {
+  const operation = operations[id];
+  if (!operation) throw new TypeError(`no operation ${String(id)} in the contract`);
+  /** @type {Record<string, unknown>} */
+  const values = parts.path ?? {};
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name) => {
+    const value = values[name];
+    if (value === undefined || value === null || value === '') throw new TypeError(`${String(id)} needs its path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(parts.query ?? {})) {
+    if (value !== undefined && value !== null) query.append(name, String(value));
+  }
+  const text = query.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+/**
+ * Calls operation `id` of the contract with the session cookie: the method and path come from
+ * the contract, and its answer is typed by it. Errors as for `api`: an ApiError.
+ * @template {keyof Operations} K
+ * @param {K} id
+ * @param {CallOptions<K>} [options]
+ * @returns {Promise<Operations[K]['answer']>}
+ */
+export async function call(id, options = /** @type {CallOptions<K>} */ ({})) {
+  const { body, headers, cache } = /** @type {{ body?: unknown, headers?: Record<string, string>, cache?: RequestCache }} */ (options);
+  return request(operations[id].method, target(id, options), body, cache, headers);
+}
+
+/**
+ * Calls operation `id` with an upload form (its `body`, a FormData) by XMLHttpRequest, which
+ * tells how much of it is sent; otherwise as `call`.
+ * @template {keyof Operations} K
+ * @param {K} id
+ * @param {CallOptions<K>} options
+ * @param {(fraction: number) => void} onProgress 0…1 of the bytes sent; 1 once answered
+ * @returns {Promise<Operations[K]['answer']>}
+ */
+export function upload(id, options, onProgress) {
+  const { body, headers = {} } = /** @type {{ body?: unknown, headers?: Record<string, string> }} */ (options);
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(operations[id].method, target(id, options));
+    request.setRequestHeader('Accept', 'application/json');
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    });
+    request.addEventListener('load', () => {
+      if (request.status >= 200 && request.status < 300) {
+        onProgress(1);
+        try { resolve(JSON.parse(request.responseText)); } catch { resolve(/** @type {any} */ (null)); }
+      } else {
+        reject(errorFromResponse(request.status, request.responseText, request.getResponseHeader('Retry-After')));
+      }
+    });
+    const offline = () => reject(new ApiError(0, 'offline', 'The network failed during the upload.'));
+    request.addEventListener('error', offline);
+    request.addEventListener('abort', offline);
+    request.addEventListener('timeout', offline);
+    request.send(/** @type {FormData} */ (body));
+  });
+}
 
 // ---- Request signature, version 2 (DESIGN §3.3) ----
 

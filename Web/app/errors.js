@@ -1,10 +1,11 @@
 // What a person reads when the API says no: every code the API can answer has its own message
 // in every language (i18n key `error.<code>`); the server's `reason` is for developers and logs
 // and is never shown (it is English, and may name fields a person never sees).
-import { API_ERROR_CODES } from './error-codes.js';
+import { errorCodes } from './contract.js';
 
 /** The codes with a message of their own (the API's and the app's `offline`); a unit test checks each has `error.<code>` in both languages. */
-export const KNOWN_ERRORS = Object.freeze([...API_ERROR_CODES, 'offline']);
+/** @type {readonly string[]} */
+export const KNOWN_ERRORS = Object.freeze([...errorCodes, 'offline']);
 
 /**
  * @param {{status: number, code: string, retryAfter?: number | null}} error an ApiError, or a refusal an outbox kept

@@ -1,11 +1,8 @@
 // Who is signed in: asked once from GET /api/v1/me, then kept up to date by the pages that
 // sign in and out. The web pages rely on the HttpOnly session cookie; no token is stored here.
-import { api, ApiError } from './api.js';
+import { call, ApiError } from './api.js';
 
-/**
- * @typedef {{id: string, username: string, displayName: string, email: string | null,
- *   role: 'user' | 'officer' | 'admin', createdAt: number}} User
- */
+/** @typedef {import('./contract.js').User} User an account as the API answers it */
 
 /** The roles an account can have (DESIGN §3.5); each has an i18n key `role.<role>`. */
 export const ROLES = Object.freeze(['user', 'officer', 'admin']);
@@ -20,7 +17,7 @@ let known = null;
  */
 export function currentUser({ refresh = false } = {}) {
   if (!known || refresh) {
-    known = api.get('/api/v1/me').then(
+    known = call('me').then(
       (user) => /** @type {User} */ (user),
       (error) => {
         if (error instanceof ApiError) {

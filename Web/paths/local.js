@@ -2,7 +2,7 @@
 // IndexedDB database of their own (`waymark-paths`, store `paths`), written after every point so
 // that a closed tab loses nothing; the two switches of the page (a tone per point, following the
 // position on the map) are remembered in localStorage.
-import { ApiError, errorFromResponse } from '../app/api.js';
+import { ApiError, call } from '../app/api.js';
 import { memoryPathStorage, pathBody } from './model.js';
 
 /** @typedef {import('./model.js').LocalPath} LocalPath */
@@ -74,19 +74,7 @@ export function pathStorage() {
  */
 export async function sendPath(path) {
   if (!navigator.onLine) throw new ApiError(0, 'offline', 'the browser is offline');
-  let response;
-  try {
-    response = await fetch('/api/v1/paths', {
-      method: 'POST', credentials: 'same-origin',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'Idempotency-Key': path.key },
-      body: JSON.stringify(pathBody(path)),
-    });
-  } catch (error) {
-    throw new ApiError(0, 'offline', String(error));
-  }
-  const text = await response.text();
-  if (!response.ok) throw errorFromResponse(response.status, text, response.headers.get('Retry-After'));
-  return JSON.parse(text);
+  return call('createFieldPath', { body: pathBody(path), headers: { 'Idempotency-Key': path.key } });
 }
 
 const SETTINGS = 'waymark.paths.settings';

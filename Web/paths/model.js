@@ -71,6 +71,7 @@ export function measurePath(points) {
 /**
  * The body of POST /api/v1/paths for a path.
  * @param {{name: string, points: readonly PathPoint[]}} path
+ * @returns {import('../app/contract.js').NewFieldPath}
  */
 export function pathBody(path) {
   const name = path.name.trim();

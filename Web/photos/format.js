@@ -129,19 +129,25 @@ function localDay(text) {
 }
 
 /**
- * The path and query of one nearby search.
+ * Unix seconds as ISO 8601 in UTC (`2026-06-01T08:00:00Z`), as the API takes times.
+ * @param {number | undefined} seconds
+ */
+function isoTime(seconds) {
+  return seconds === undefined ? undefined : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * The query of one nearby search (`photosNearby`): the place to six decimals (about 0.1 m),
+ * the radius to the millimetre and at most MAX_RADIUS.
  * @param {{latitude: number, longitude: number, radius?: number, sort?: 'distance' | 'recent',
  *   limit?: number, from?: number, to?: number, cursor?: string | null}} search
+ * @returns {import('../app/contract.js').Operations['photosNearby']['query']}
  */
-export function nearbyPath({ latitude, longitude, radius = DEFAULT_RADIUS, sort = 'distance', limit = 24, from, to, cursor }) {
-  const query = new URLSearchParams({
-    latitude: latitude.toFixed(6), longitude: longitude.toFixed(6),
-    radius: String(Math.min(MAX_RADIUS, Math.round(radius * 1000) / 1000)), sort, limit: String(limit),
-  });
-  if (from !== undefined) query.set('from', String(from));
-  if (to !== undefined) query.set('to', String(to));
-  if (cursor) query.set('cursor', cursor);
-  return `/api/v1/photos/nearby?${query}`;
+export function nearbyQuery({ latitude, longitude, radius = DEFAULT_RADIUS, sort = 'distance', limit = 24, from, to, cursor }) {
+  return {
+    latitude: Math.round(latitude * 1e6) / 1e6, longitude: Math.round(longitude * 1e6) / 1e6,
+    radius: Math.min(MAX_RADIUS, Math.round(radius * 1000) / 1000), sort, limit, from: isoTime(from), to: isoTime(to), cursor: cursor || undefined,
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Leaflet, from the system's package that the server serves under /vendor/ (DESIGN §3.8), loaded
 // only by the pages with a map: its stylesheet once, its ES module build, and the tile source
 // from GET /api/v1/config.
-import { api } from '../app/api.js';
+import { call } from '../app/api.js';
 
 const SCRIPT = '/vendor/leaflet/leaflet.esm.js';
 const STYLE = '/vendor/leaflet/leaflet.css';
@@ -36,7 +36,7 @@ export function mapSources() {
   if (!config) {
     /** @param {any} value @returns {TileSource | null} */
     const tiles = (value) => (value && typeof value.url === 'string' ? { url: value.url, attribution: String(value.attribution ?? '') } : null);
-    config = api.get('/api/v1/config').then(
+    config = call('webAppConfig').then(
       (answer) => ({ roadmap: tiles(answer.tiles), terrain: tiles(answer.terrainTiles), satellite: tiles(answer.satelliteTiles) }),
       (error) => { config = null; throw error; });
   }

@@ -3,11 +3,7 @@ import { el } from '../app/dom.js';
 import { t, language } from '../app/i18n.js';
 import { formatDistance, formatDay } from './format.js';
 
-/**
- * @typedef {{id: string, title: string, capturedAt: number, owner: {id: string, displayName: string, username: string},
- *   latitude: number | null, longitude: number | null, width: number, height: number, visibility: 'public' | 'private',
- *   urls: {thumb: string, medium: string, large: string, original?: string | null}, distance?: number}} Photo
- */
+/** @typedef {import('../app/contract.js').Photo} Photo a photo as the API answers it */
 
 /**
  * @param {Photo} photo

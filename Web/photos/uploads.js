@@ -2,7 +2,7 @@
 // XMLHttpRequest (which reports upload progress), each with its Idempotency-Key; the queue is
 // drained when the app starts and whenever the network comes back. What happens is announced
 // in the shell's aria-live region, on whichever page is open.
-import { ApiError, errorFromResponse } from '../app/api.js';
+import { ApiError, upload } from '../app/api.js';
 import { records } from '../app/store.js';
 import { t } from '../app/i18n.js';
 import { announce } from '../app/status.js';
@@ -19,29 +19,12 @@ import { resultsChanged } from './browse.js';
  * @param {(fraction: number) => void} progress
  * @returns {Promise<any>} the created photo
  */
-export function sendUpload(item, progress) {
-  return new Promise((resolve, reject) => {
-    if (!navigator.onLine) { reject(new ApiError(0, 'offline', 'the browser is offline')); return; }
-    const form = new FormData();
-    for (const [name, value] of Object.entries(item.fields)) form.append(name, value);
-    form.append('photo', new Blob([item.data], { type: item.type }), item.name);
-    const request = new XMLHttpRequest();
-    request.open('POST', '/api/v1/photos');
-    request.setRequestHeader('Accept', 'application/json');
-    request.setRequestHeader('Idempotency-Key', item.key);
-    request.upload.addEventListener('progress', (event) => { if (event.lengthComputable) progress(event.loaded / event.total); });
-    request.addEventListener('load', () => {
-      if (request.status >= 200 && request.status < 300) {
-        try { resolve(JSON.parse(request.responseText)); } catch { resolve(null); }
-      } else {
-        reject(errorFromResponse(request.status, request.responseText, request.getResponseHeader('Retry-After')));
-      }
-    });
-    request.addEventListener('error', () => reject(new ApiError(0, 'offline', 'no answer')));
-    request.addEventListener('abort', () => reject(new ApiError(0, 'offline', 'aborted')));
-    request.addEventListener('timeout', () => reject(new ApiError(0, 'offline', 'timed out')));
-    request.send(form);
-  });
+export async function sendUpload(item, progress) {
+  if (!navigator.onLine) throw new ApiError(0, 'offline', 'the browser is offline');
+  const form = new FormData();
+  for (const [name, value] of Object.entries(item.fields)) form.append(name, value);
+  form.append('photo', new Blob([item.data], { type: item.type }), item.name);
+  return upload('uploadPhoto', { body: form, headers: { 'Idempotency-Key': item.key } }, progress);
 }
 
 /** @type {Set<(event: UploadEvent) => void>} */

@@ -4,7 +4,7 @@
 // with, made with POST /api/v1/keys when the user is signed in (DESIGN §3.5). Storage and the
 // server are injected (createKeeper); the exported functions use IndexedDB and the app's API.
 // Nothing here touches the DOM.
-import { api, ApiError } from '../app/api.js';
+import { call, ApiError } from '../app/api.js';
 import { currentUser } from '../app/session.js';
 import { records } from '../app/store.js';
 import { makeVerifier, checkVerifier, PBKDF2_ITERATIONS } from './envelope.js';
@@ -69,7 +69,7 @@ export function deviceName(userAgent) {
  *   `createKey` is POST /api/v1/keys; `signedInUser` null when nobody is signed in (or offline)
  */
 export function createKeeper({
-  storage, createKey = (name) => api.post('/api/v1/keys', { name }), signedInUser = () => currentUser(),
+  storage, createKey = (name) => call('createDeviceKey', { body: { name } }), signedInUser = () => currentUser(),
   userAgent = typeof navigator === 'undefined' ? '' : navigator.userAgent, verifierIterations = PBKDF2_ITERATIONS,
 }) {
   /** @type {Promise<DeviceKey | null> | null} */

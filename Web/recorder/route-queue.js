@@ -5,7 +5,8 @@
 // answer never stores the route twice. The queue never drops a route: no network and server
 // trouble wait with exponential backoff and full jitter (as UploadSchedule.swift), a refusal
 // stays on the route as `lastError` until the person acts. Nothing here touches the DOM.
-import { ApiError, errorFromResponse, signRequest } from '../app/api.js';
+import { ApiError, errorFromResponse, signRequest, target as targetOf } from '../app/api.js';
+import { operations } from '../app/contract.js';
 import { sealRoute, PBKDF2_ITERATIONS } from './envelope.js';
 
 /**
@@ -346,7 +347,7 @@ export function createRouteBook({
     await storage.routes.put(route); // before sending: a lost answer may have stored it
     const body = JSON.stringify({ envelope: sealed.envelope, lookup: sealed.lookup, deleteTokenHash: sealed.deleteTokenHash });
     try {
-      const created = await withKey(holder, (key) => signedRequest(key, 'POST', '/api/v1/routes', {
+      const created = await withKey(holder, (key) => signedRequest(key, operations.createRoute.method, targetOf('createRoute'), {
         body, signed: [['content-type', 'application/json'], ['idempotency-key', sealed.idempotencyKey]],
       }));
       const current = await storage.routes.get(route.id);
@@ -392,9 +393,9 @@ export function createRouteBook({
     try {
       let routeId = pending.serverRouteId;
       if (!routeId) {
-        const target = `/api/v1/routes?lookup=${pending.lookup}`;
+        const target = targetOf('findRouteByLookup', { query: { lookup: pending.lookup } });
         try {
-          const found = await withKey(holder, (key) => signedRequest(key, 'GET', target));
+          const found = await withKey(holder, (key) => signedRequest(key, operations.findRouteByLookup.method, target));
           routeId = String(found?.route_id ?? '');
         } catch (error) {
           if (error instanceof ApiError && error.status === 404) routeId = null;
@@ -403,7 +404,7 @@ export function createRouteBook({
       }
       if (routeId) {
         try {
-          await withKey(holder, (key) => signedRequest(key, 'DELETE', `/api/v1/routes/${encodeURIComponent(/** @type {string} */ (routeId))}`, {
+          await withKey(holder, (key) => signedRequest(key, operations.deleteRoute.method, targetOf('deleteRoute', { path: { route_id: /** @type {string} */ (routeId) } }), {
             signed: [['x-delete-token', pending.deleteToken]],
           }));
         } catch (error) {

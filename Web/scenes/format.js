@@ -8,19 +8,16 @@ import { formatDistance, formatDay } from '../photos/format.js';
 import { geodesicDistance } from '../app/geodesy.js';
 
 /**
- * @typedef {import('../photos/photo-card.js').Photo} Photo
- * @typedef {{w: number, x: number, y: number, z: number}} Attitude
- * @typedef {{line: string, place: string, region: string, country: string, countryCode: string,
- *   distance: number, bearing: number | null, attribution: string, street?: StreetAddress | null}} SceneAddress
- *   `street`: from the server's geocoder (`serve --nominatim-url`), on a scene's own page only
- * @typedef {{line: string, attribution: string}} StreetAddress
- * @typedef {{photo: Photo, attitude: Attitude, heading: number | null, addedAt: number}} Rephotograph
- * @typedef {{id: string, name: string | null, creator: {id: string, username: string, displayName: string},
- *   latitude: number, longitude: number, accuracy: number | null, capturedAt: number, createdAt: number,
- *   attitude: Attitude, heading: number | null, reference: Photo, feetShot: Photo | null,
- *   rephotographCount: number, rephotographs?: Rephotograph[], address: SceneAddress | null, distance?: number}} Scene
- * @typedef {{kind: 'reference' | 'rephotograph', photo: Photo, attitude: Attitude, heading: number | null}} TimelineEntry
+ * The API's answers, as the contract gives them (Web/app/contract.js):
+ * @typedef {import('../app/contract.js').Photo} Photo
+ * @typedef {import('../app/contract.js').Attitude} Attitude
+ * @typedef {import('../app/contract.js').SceneAddress} SceneAddress
+ * @typedef {import('../app/contract.js').StreetAddress} StreetAddress
+ * @typedef {import('../app/contract.js').Rephotograph} Rephotograph
+ * @typedef {import('../app/contract.js').Scene} Scene
+ * @typedef {import('../app/contract.js').SceneTimelineEntry} TimelineEntry
  * @typedef {{latitude: number, longitude: number}} Place
+ * @typedef {import('../app/contract.js').Operations} Operations
  */
 
 /** The radius the Discover screen searches (the seed's API default). */
@@ -29,35 +26,30 @@ export const DISCOVER_RADIUS = 2500;
 export const PAGE_SIZE = 20;
 
 /**
- * The path and query of one page of scenes near a place (GET /api/v1/scenes).
+ * A coordinate to six decimals (about 0.1 m), as the searches send it.
+ * @param {number} degrees
+ */
+function sixDecimals(degrees) {
+  return Math.round(degrees * 1e6) / 1e6;
+}
+
+/**
+ * The query of one page of scenes near a place (`scenesNearby`).
  * @param {{latitude: number, longitude: number, radius?: number, limit?: number, cursor?: string | null}} search
+ * @returns {Operations['scenesNearby']['query']}
  */
-export function nearbyScenesPath({ latitude, longitude, radius = DISCOVER_RADIUS, limit = PAGE_SIZE, cursor = null }) {
-  const query = new URLSearchParams({ latitude: latitude.toFixed(6), longitude: longitude.toFixed(6), radius: String(radius), limit: String(limit) });
-  if (cursor) query.set('cursor', cursor);
-  return `/api/v1/scenes?${query}`;
+export function nearbyScenesQuery({ latitude, longitude, radius = DISCOVER_RADIUS, limit = PAGE_SIZE, cursor = null }) {
+  return { latitude: sixDecimals(latitude), longitude: sixDecimals(longitude), radius, limit, cursor: cursor || undefined };
 }
 
 /**
- * The path of one page of the signed-in person's scenes (GET /api/v1/me/scenes).
+ * The query of one page of the signed-in person's scenes (`myScenes`).
  * @param {{limit?: number, cursor?: string | null}} [page]
+ * @returns {Operations['myScenes']['query']}
  */
-export function myScenesPath(page = {}) {
+export function myScenesQuery(page = {}) {
   const { limit = PAGE_SIZE, cursor = null } = page;
-  const query = new URLSearchParams({ limit: String(limit) });
-  if (cursor) query.set('cursor', cursor);
-  return `/api/v1/me/scenes?${query}`;
-}
-
-/**
- * The path of a scene, with the phone's place when known (the server then adds `distance`).
- * @param {string} id
- * @param {Place | null} [from]
- */
-export function scenePath(id, from = null) {
-  const base = `/api/v1/scenes/${encodeURIComponent(id)}`;
-  if (!from) return base;
-  return `${base}?${new URLSearchParams({ latitude: from.latitude.toFixed(6), longitude: from.longitude.toFixed(6) })}`;
+  return { limit, cursor: cursor || undefined };
 }
 
 /**

@@ -43,11 +43,12 @@ export const SCENE_GONE = 'scene_gone';
 export const OTHER_ACCOUNT = 'other_account';
 
 /**
- * Where an item goes: POST /api/v1/scenes, or the retaken scene's photos.
+ * Where an item goes: a new scene (`createScene`), or the retaken scene's photos (`addRephotograph`).
  * @param {{kind: SceneOutboxKind, sceneId: string | null}} item
+ * @returns {{ id: 'createScene', path: {} } | { id: 'addRephotograph', path: { scene_id: string } }}
  */
 export function destinationOf(item) {
-  return item.kind === 'scene' ? '/api/v1/scenes' : `/api/v1/scenes/${encodeURIComponent(item.sceneId ?? '')}/photos`;
+  return item.kind === 'scene' ? { id: 'createScene', path: {} } : { id: 'addRephotograph', path: { scene_id: item.sceneId ?? '' } };
 }
 
 /**

@@ -7,7 +7,7 @@
 // scene-retake.js) send through `uploadNow`: the scene is kept first, then sent with its progress
 // on the page; without a network it simply stays kept. Loaded at start: nothing here imports the
 // cameras' modules.
-import { ApiError, errorFromResponse } from '../app/api.js';
+import { ApiError, upload } from '../app/api.js';
 import { records } from '../app/store.js';
 import { t } from '../app/i18n.js';
 import { announce } from '../app/status.js';
@@ -26,39 +26,6 @@ export function newIdempotencyKey() {
 }
 
 /**
- * Sends a multipart form with XMLHttpRequest, so that the upload's progress can be shown;
- * resolves to the JSON answer, rejects with an ApiError (status 0 when the network failed).
- * @param {string} url @param {FormData} form @param {string} key the Idempotency-Key
- * @param {(fraction: number) => void} onProgress 0…1 of the bytes sent
- * @returns {Promise<any>}
- */
-export function uploadForm(url, form, key, onProgress) {
-  return new Promise((resolve, reject) => {
-    if (!navigator.onLine) { reject(new ApiError(0, 'offline', 'the browser is offline')); return; }
-    const request = new XMLHttpRequest();
-    request.open('POST', url);
-    request.setRequestHeader('Accept', 'application/json');
-    request.setRequestHeader('Idempotency-Key', key);
-    request.upload.addEventListener('progress', (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
-    });
-    request.addEventListener('load', () => {
-      if (request.status >= 200 && request.status < 300) {
-        onProgress(1);
-        try { resolve(JSON.parse(request.responseText)); } catch { resolve(null); }
-      } else {
-        reject(errorFromResponse(request.status, request.responseText, request.getResponseHeader('Retry-After')));
-      }
-    });
-    const offline = () => reject(new ApiError(0, 'offline', 'The network failed during the upload.'));
-    request.addEventListener('error', offline);
-    request.addEventListener('abort', offline);
-    request.addEventListener('timeout', offline);
-    request.send(form);
-  });
-}
-
-/**
  * Sends one kept scene (POST /api/v1/scenes) or rephotograph (POST …/{id}/photos).
  * @param {QueuedScene} item
  * @param {(fraction: number) => void} progress
@@ -67,7 +34,9 @@ export function sendQueuedScene(item, progress) {
   const form = new FormData();
   form.append('metadata', item.metadata);
   for (const part of item.parts) form.append(part.field, new Blob([part.data], { type: part.type }), part.name);
-  return uploadForm(destinationOf(item), form, item.key, progress);
+  if (!navigator.onLine) return Promise.reject(new ApiError(0, 'offline', 'the browser is offline'));
+  const { id, path } = destinationOf(item);
+  return upload(id, { path, body: form, headers: { 'Idempotency-Key': item.key } }, progress);
 }
 
 /**

@@ -7,12 +7,9 @@
 /** @typedef {'gps' | 'galileo' | 'glonass' | 'beidou'} Constellation */
 /** @typedef {Constellation | 'all'} Choice */
 /**
- * One satellite of GET /api/v1/sky.
- * @typedef {{name: string, catalogNumber: number, constellation: string, azimuth: number, elevation: number, epochAgeDays: number}} Satellite
- */
-/**
- * The answer of GET /api/v1/sky.
- * @typedef {{time: string, elements: {satellites: number, oldestEpoch: string, newestEpoch: string}, satellites: Satellite[]}} Sky
+ * The answer of GET /api/v1/sky, and one satellite of it (Web/app/contract.js).
+ * @typedef {import('../app/contract.js').Operations['sky']['answer']} Sky
+ * @typedef {Sky['satellites'][number]} Satellite
  */
 
 /** @type {readonly Constellation[]} */
@@ -217,14 +214,12 @@ export function readAddress(search) {
 }
 
 /**
- * The address of GET /api/v1/sky for a place, a time (null: the server's now) and a choice.
+ * The query of GET /api/v1/sky (`sky`) for a place, a time (null: the server's now) and a choice.
  * An altitude outside what the API takes (−500…10,000 m) or unknown is left out (sea level).
  * @param {{latitude: number, longitude: number, altitude?: number | null, time: string | null, constellation: Choice}} request
+ * @returns {import('../app/contract.js').Operations['sky']['query']}
  */
-export function skyPath({ latitude, longitude, altitude = null, time, constellation }) {
-  const query = new URLSearchParams({ latitude: String(latitude), longitude: String(longitude) });
-  if (altitude !== null && Number.isFinite(altitude) && altitude >= -500 && altitude <= 10_000) query.set('altitude', String(Math.round(altitude)));
-  if (time !== null) query.set('time', time);
-  query.set('constellation', constellation);
-  return `/api/v1/sky?${query}`;
+export function skyQuery({ latitude, longitude, altitude = null, time, constellation }) {
+  const known = altitude !== null && Number.isFinite(altitude) && altitude >= -500 && altitude <= 10_000;
+  return { latitude, longitude, altitude: known ? Math.round(/** @type {number} */ (altitude)) : undefined, time: time ?? undefined, constellation };
 }

@@ -2,7 +2,7 @@
 // of their own (`waymark-tasks`): `outbox` holds the notes and photos that wait for the network
 // (written before anything is sent, so a closed tab loses nothing), `tasks` the last answer about
 // each task and the last list, so that the pages show them offline.
-import { ApiError, errorFromResponse } from '../app/api.js';
+import { ApiError, call } from '../app/api.js';
 import { createTaskOutbox, memoryOutboxStorage } from './model.js';
 
 /** @typedef {import('./model.js').OutboxItem} OutboxItem */
@@ -63,29 +63,13 @@ const hasIndexedDB = () => typeof indexedDB !== 'undefined';
  */
 export async function sendOutboxItem(item) {
   if (!navigator.onLine) throw new ApiError(0, 'offline', 'the browser is offline');
-  const path = `/api/v1/tasks/${encodeURIComponent(item.taskId)}`;
-  /** @type {RequestInit} */
-  let init;
-  if (item.kind === 'note') {
-    init = { method: 'PATCH', headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'Idempotency-Key': item.key }, body: JSON.stringify({ note: item.note ?? '' }) };
-  } else if (item.kind === 'send') {
-    init = { method: 'POST', headers: { Accept: 'application/json' } };
-  } else {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(item.fields ?? {})) form.append(name, value);
-    form.append('photo', new Blob([item.data ?? new ArrayBuffer(0)], { type: item.type }), item.name);
-    init = { method: 'POST', headers: { Accept: 'application/json', 'Idempotency-Key': item.key }, body: form };
-  }
-  let response;
-  try {
-    const target = { note: path, photo: `${path}/photos`, send: `${path}/send` }[item.kind];
-    response = await fetch(target, { ...init, credentials: 'same-origin' });
-  } catch (error) {
-    throw new ApiError(0, 'offline', String(error));
-  }
-  const text = await response.text();
-  if (!response.ok) throw errorFromResponse(response.status, text, response.headers.get('Retry-After'));
-  return text === '' ? null : JSON.parse(text);
+  const path = { task_id: item.taskId };
+  if (item.kind === 'note') return call('editTask', { path, body: { note: item.note ?? '' }, headers: { 'Idempotency-Key': item.key } });
+  if (item.kind === 'send') return call('sendTask', { path });
+  const form = new FormData();
+  for (const [name, value] of Object.entries(item.fields ?? {})) form.append(name, value);
+  form.append('photo', new Blob([item.data ?? new ArrayBuffer(0)], { type: item.type }), item.name);
+  return call('addTaskPhoto', { path, body: form, headers: { 'Idempotency-Key': item.key } });
 }
 
 /** @type {import('./model.js').TaskOutbox | null} */

@@ -3,7 +3,7 @@
 // page reach (GET /api/v1/config `vaults`), the recorded routes imported, and automatic upload
 // only where the browser says the connection is Wi-Fi. The pages put the words to the outcomes.
 import { records, numberedRecords } from '../app/store.js';
-import { api } from '../app/api.js';
+import { call } from '../app/api.js';
 import { createVaultCache } from './cache.js';
 import { createVaultClient, VaultError } from './client.js';
 import { pushRecords, importRoutes } from './push.js';
@@ -45,7 +45,7 @@ let allowed = null;
  */
 export function allowedVaultOrigins() {
   if (!allowed) {
-    allowed = api.get('/api/v1/config').then((config) => {
+    allowed = call('webAppConfig').then((config) => {
       const vaults = config && Array.isArray(config.vaults) ? config.vaults : null;
       if (!vaults) return null;
       return vaults.flatMap((/** @type {unknown} */ url) => {

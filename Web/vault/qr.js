@@ -5,6 +5,8 @@
 // photo (POST /api/v1/qr/decode, zxing) where the browser has no BarcodeDetector; the photo
 // goes only to this server, which keeps and logs nothing. No DOM here.
 import { normalizeVaultURL } from './client.js';
+import { target } from '../app/api.js';
+import { operations } from '../app/contract.js';
 
 /**
  * @typedef {{vault?: string, email?: string, password?: string, key?: string, secret?: string}} PayloadFields
@@ -94,8 +96,8 @@ export class DecodeError extends Error {
 export async function decodePhoto(photo, { fetch: send = (input, init) => fetch(input, init) } = {}) {
   let response;
   try {
-    response = await send('/api/v1/qr/decode', {
-      method: 'POST', body: photo, credentials: 'same-origin', cache: 'no-store',
+    response = await send(target('decodeQRCodes'), {
+      method: operations.decodeQRCodes.method, body: photo, credentials: 'same-origin', cache: 'no-store',
       headers: { 'Content-Type': photo.type && photo.type.startsWith('image/') ? photo.type : 'application/octet-stream', Accept: 'application/json' },
     });
   } catch {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, WEB } from './helpers.mjs';
-import { api, ApiError, errorFromResponse, signRequest, stringToSign, newNonce } from '../../../Web/app/api.js';
+import { call, target, ApiError, errorFromResponse, signRequest, stringToSign, newNonce } from '../../../Web/app/api.js';
 import { describeError, KNOWN_ERRORS } from '../../../Web/app/errors.js';
 import { t, useMessages } from '../../../Web/app/i18n.js';
 
@@ -124,25 +124,37 @@ function fakeFetch(answer) {
   return calls;
 }
 
-test('api sends JSON with the cookie and returns the parsed answer', async () => {
+test('call sends an operation of the contract as JSON with the cookie and returns the parsed answer', async () => {
   const calls = fakeFetch(new Response('{"key":"wmk_1","secret":"s"}', { status: 201, headers: { 'Content-Type': 'application/json' } }));
-  assert.deepEqual(await api.post('/api/v1/keys', { name: 'Phone' }), { key: 'wmk_1', secret: 's' });
+  assert.deepEqual(await call('createDeviceKey', { body: { name: 'Phone' } }), { key: 'wmk_1', secret: 's' });
   assert.equal(calls[0].path, '/api/v1/keys');
   assert.equal(calls[0].init.method, 'POST');
   assert.equal(calls[0].init.credentials, 'same-origin');
   assert.equal(calls[0].init.headers['Content-Type'], 'application/json');
   assert.equal(calls[0].init.body, '{"name":"Phone"}');
   fakeFetch(new Response(null, { status: 204 }));
-  assert.equal(await api.delete('/api/v1/keys/wmk_1'), null);
+  const gone = fakeFetch(new Response(null, { status: 204 }));
+  assert.equal(await call('revokeDeviceKey', { path: { key: 'wmk 1/2' } }), null);
+  assert.equal(gone[0].path, '/api/v1/keys/wmk%201%2F2', 'a path parameter is one percent-encoded segment');
+  assert.equal(gone[0].init.method, 'DELETE');
   const get = fakeFetch(new Response('{"id":"1"}', { status: 200 }));
-  await api.get('/api/v1/me');
+  await call('me');
+  assert.equal(get[0].path, '/api/v1/me');
   assert.equal(get[0].init.body, undefined);
   assert.equal(get[0].init.method, 'GET');
 });
 
+test('target fills the path from the contract and adds only the query values given', () => {
+  assert.equal(target('photoImage', { path: { photo_id: 'a b', size: 'thumb' } }), '/api/v1/photos/a%20b/image/thumb');
+  assert.equal(target('listTasks', { query: { status: undefined } }), '/api/v1/tasks');
+  assert.equal(target('photosNearby', { query: { latitude: 52.5, longitude: 13.25, cursor: 'a+b/=' } }), '/api/v1/photos/nearby?latitude=52.5&longitude=13.25&cursor=a%2Bb%2F%3D');
+  assert.throws(() => target('getPhoto', { path: { photo_id: '' } }), /photo_id/, 'an empty path parameter would name another route');
+  assert.throws(() => target(/** @type {any} */ ('noSuchOperation')), /noSuchOperation/);
+});
+
 test('api throws ApiError for an error answer and for no answer at all', async () => {
   fakeFetch(new Response('{"error":"too_many_attempts","reason":"Wait."}', { status: 429, headers: { 'Retry-After': '600' } }));
-  await assert.rejects(api.post('/api/v1/sessions', {}), (e) => e instanceof ApiError && e.status === 429 && e.code === 'too_many_attempts' && e.retryAfter === 600);
+  await assert.rejects(call('signIn', { body: { username: 'a', password: 'b' } }), (e) => e instanceof ApiError && e.status === 429 && e.code === 'too_many_attempts' && e.retryAfter === 600);
   fakeFetch(new TypeError('Failed to fetch'));
-  await assert.rejects(api.get('/api/v1/me'), (e) => e instanceof ApiError && e.status === 0 && e.code === 'offline');
+  await assert.rejects(call('me'), (e) => e instanceof ApiError && e.status === 0 && e.code === 'offline');
 });

@@ -3,9 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  unitSystem, formatDistance, radiusChoices, formatRadius, formatDay, timeRange, nearbyPath,
+  unitSystem, formatDistance, radiusChoices, formatRadius, formatDay, timeRange, nearbyQuery,
   neighbours, swipeDirection, isoWithOffset, captureTime, JUST_TAKEN, MILE, DEFAULT_RADIUS, MAX_RADIUS,
 } from '../../../Web/photos/format.js';
+import { target } from '../../../Web/app/api.js';
 
 // Intl writes a narrow no-break space in some units and dates; compare with plain spaces.
 const plain = (text) => text.replace(/[\u00a0\u202f]/g, ' ');
@@ -79,7 +80,7 @@ test('the time filter: the last day, week and year before now, or whole local da
 });
 
 test('the nearby query: six decimals, the radius capped at 50 km, from/to and the cursor only when given', () => {
-  const path = nearbyPath({ latitude: 52.5162751234, longitude: 13.3777041, radius: MILE });
+  const path = target('photosNearby', { query: nearbyQuery({ latitude: 52.5162751234, longitude: 13.3777041, radius: MILE }) });
   const url = new URL(path, 'http://x');
   assert.equal(url.pathname, '/api/v1/photos/nearby');
   assert.equal(url.searchParams.get('latitude'), '52.516275');
@@ -88,10 +89,10 @@ test('the nearby query: six decimals, the radius capped at 50 km, from/to and th
   assert.equal(url.searchParams.get('sort'), 'distance');
   assert.equal(url.searchParams.get('limit'), '24');
   for (const name of ['from', 'to', 'cursor']) assert.equal(url.searchParams.has(name), false, name);
-  const more = new URL(nearbyPath({ latitude: -33.9, longitude: 151.2, radius: 80000, from: 10, to: 20, cursor: 'abc+/=', sort: 'recent', limit: 5 }), 'http://x');
+  const more = new URL(target('photosNearby', { query: nearbyQuery({ latitude: -33.9, longitude: 151.2, radius: 80000, from: 10, to: 20, cursor: 'abc+/=', sort: 'recent', limit: 5 }) }), 'http://x');
   assert.equal(more.searchParams.get('radius'), '50000');
-  assert.equal(more.searchParams.get('from'), '10');
-  assert.equal(more.searchParams.get('to'), '20');
+  assert.equal(more.searchParams.get('from'), '1970-01-01T00:00:10Z', 'times go as ISO 8601 in UTC');
+  assert.equal(more.searchParams.get('to'), '1970-01-01T00:00:20Z');
   assert.equal(more.searchParams.get('cursor'), 'abc+/=', 'the cursor survives encoding');
   assert.equal(more.searchParams.get('sort'), 'recent');
 });

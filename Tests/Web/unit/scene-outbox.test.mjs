@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './helpers.mjs';
+import { target } from '../../../Web/app/api.js';
 import { createSceneOutbox, memorySceneStorage, destinationOf, SCENE_GONE, OTHER_ACCOUNT } from '../../../Web/scenes/outbox.js';
 
 class Refusal extends Error {
@@ -23,7 +24,7 @@ function setup(answers) {
     newId: () => `id-${++ids}`,
     now: () => ++clock,
     send: async (item, progress) => {
-      attempts.push({ id: item.id, key: item.key, to: destinationOf(item), metadata: JSON.parse(item.metadata),
+      attempts.push({ id: item.id, key: item.key, to: target(destinationOf(item).id, destinationOf(item)), metadata: JSON.parse(item.metadata),
         parts: item.parts.map((part) => `${part.field}:${part.name}:${part.data.byteLength}`) });
       progress(0.5);
       const answer = answers[Math.min(attempts.length - 1, answers.length - 1)];

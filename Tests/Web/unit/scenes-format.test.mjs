@@ -4,9 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  nearbyScenesPath, myScenesPath, scenePath, sceneTitle, distanceTo, distanceText, formatCoordinates, addressLine, addressDistance, streetLine,
+  nearbyScenesQuery, myScenesQuery, sceneTitle, distanceTo, distanceText, formatCoordinates, addressLine, addressDistance, streetLine,
   mapPlatform, directionsLink, isCreator, mayRemoveRephotograph, oldestFirst, introShown, dismissIntro, INTRO_STORAGE_KEY,
 } from '../../../Web/scenes/format.js';
+import { target } from '../../../Web/app/api.js';
 
 const plain = (text) => text.replace(/[\u00a0\u202f]/g, ' ');
 
@@ -16,24 +17,22 @@ const IPAD_DESKTOP = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKi
 const LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 test('the nearby search asks the place to six decimals, the radius, a page size and the cursor', () => {
-  const first = new URL(nearbyScenesPath({ latitude: 49.1952234, longitude: -16.6079612 }), 'http://x');
+  const first = new URL(target('scenesNearby', { query: nearbyScenesQuery({ latitude: 49.1952234, longitude: -16.6079612 }) }), 'http://x');
   assert.equal(first.pathname, '/api/v1/scenes');
   assert.equal(first.searchParams.get('latitude'), '49.195223');
   assert.equal(first.searchParams.get('longitude'), '-16.607961');
   assert.equal(first.searchParams.get('radius'), '2500', 'the seed’s default radius');
   assert.equal(first.searchParams.get('limit'), '20');
   assert.equal(first.searchParams.has('cursor'), false);
-  const next = new URL(nearbyScenesPath({ latitude: 1, longitude: 2, radius: 800, limit: 4, cursor: 'a+b/c=' }), 'http://x');
+  const next = new URL(target('scenesNearby', { query: nearbyScenesQuery({ latitude: 1, longitude: 2, radius: 800, limit: 4, cursor: 'a+b/c=' }) }), 'http://x');
   assert.equal(next.searchParams.get('cursor'), 'a+b/c=', 'the opaque cursor survives encoding');
   assert.equal(next.searchParams.get('radius'), '800');
   assert.equal(next.searchParams.get('limit'), '4');
 });
 
-test('my scenes and a scene’s own path', () => {
-  assert.equal(myScenesPath(), '/api/v1/me/scenes?limit=20');
-  assert.equal(myScenesPath({ limit: 3, cursor: 'x y' }), '/api/v1/me/scenes?limit=3&cursor=x+y');
-  assert.equal(scenePath('a/b'), '/api/v1/scenes/a%2Fb');
-  assert.equal(scenePath('abc', { latitude: 52.5, longitude: 13.25 }), '/api/v1/scenes/abc?latitude=52.500000&longitude=13.250000');
+test('a page of my scenes', () => {
+  assert.equal(target('myScenes', { query: myScenesQuery() }), '/api/v1/me/scenes?limit=20');
+  assert.equal(target('myScenes', { query: myScenesQuery({ limit: 3, cursor: 'x y' }) }), '/api/v1/me/scenes?limit=3&cursor=x+y');
 });
 
 test('a scene is called by its name, else by the day it was taken', () => {

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './helpers.mjs';
 import {
-  plotPoint, ringRadius, RINGS, shortLabel, placeLabels, countByConstellation, elementsAge, elementsOld, readAddress, skyPath, CHOICES,
+  plotPoint, ringRadius, RINGS, shortLabel, placeLabels, countByConstellation, elementsAge, elementsOld, readAddress, skyQuery, CHOICES,
 } from '../../../Web/sky/plot.js';
+import { target } from '../../../Web/app/api.js';
 
 const PLOT = { cx: 120, cy: 110, radius: 100 };
 const close = (actual, expected, what) => assert.ok(Math.abs(actual - expected) < 1e-9, `${what}: ${actual} ≠ ${expected}`);
@@ -151,13 +152,13 @@ test('the API’s address carries place, time and constellation; an altitude onl
     assert.equal(url.pathname, '/api/v1/sky');
     return Object.fromEntries(url.searchParams);
   };
-  assert.deepEqual(parse(skyPath({ latitude: 52.52, longitude: 13.405, time: '2022-02-03T12:00:00.000Z', constellation: 'gps' })),
+  assert.deepEqual(parse(target('sky', { query: skyQuery({ latitude: 52.52, longitude: 13.405, time: '2022-02-03T12:00:00.000Z', constellation: 'gps' }) })),
     { latitude: '52.52', longitude: '13.405', time: '2022-02-03T12:00:00.000Z', constellation: 'gps' });
-  assert.deepEqual(parse(skyPath({ latitude: -33.9, longitude: 151.2, altitude: 48.6, time: null, constellation: 'all' })),
+  assert.deepEqual(parse(target('sky', { query: skyQuery({ latitude: -33.9, longitude: 151.2, altitude: 48.6, time: null, constellation: 'all' }) })),
     { latitude: '-33.9', longitude: '151.2', altitude: '49', constellation: 'all' }, 'now: no time, the server’s clock');
-  assert.equal(parse(skyPath({ latitude: 0, longitude: 0, altitude: 12000, time: null, constellation: 'all' })).altitude, undefined);
-  assert.equal(parse(skyPath({ latitude: 0, longitude: 0, altitude: NaN, time: null, constellation: 'all' })).altitude, undefined);
-  assert.ok(skyPath({ latitude: 0, longitude: 0, time: '2022-02-03T12:00:00+01:00', constellation: 'all' }).includes('time=2022-02-03T12%3A00%3A00%2B01%3A00'),
+  assert.equal(parse(target('sky', { query: skyQuery({ latitude: 0, longitude: 0, altitude: 12000, time: null, constellation: 'all' }) })).altitude, undefined);
+  assert.equal(parse(target('sky', { query: skyQuery({ latitude: 0, longitude: 0, altitude: NaN, time: null, constellation: 'all' }) })).altitude, undefined);
+  assert.ok(target('sky', { query: skyQuery({ latitude: 0, longitude: 0, time: '2022-02-03T12:00:00+01:00', constellation: 'all' }) }).includes('time=2022-02-03T12%3A00%3A00%2B01%3A00'),
     'a + in the time is escaped, not read as a space');
 });
 

@@ -2,7 +2,7 @@
 // the devices (consumer keys for the route API) with their one-time secret.
 import { t, formatDate } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, ApiError } from '../api.js';
 import { describeError } from '../errors.js';
 import { currentUser, setUser } from '../session.js';
 import { ensureDeviceKey } from '../../recorder/keeper.js';
@@ -12,7 +12,7 @@ import { loadQrLibrary, qrModules, drawQr } from '../../recorder/ui/qr.js';
 
 /** @typedef {import('../session.js').User} User */
 /** @typedef {import('../router.js').PageContext} PageContext */
-/** @typedef {{key: string, name: string, createdAt: number}} DeviceKey */
+/** @typedef {import('../contract.js').DeviceKey} DeviceKey */
 
 export const titleKey = 'page.account.title';
 
@@ -51,7 +51,7 @@ function signedOut(context) {
     textField({ name: 'username', labelKey: 'field.username', autocomplete: 'username' }),
     passwordField({ autocomplete: 'current-password' }));
   onSubmit(signInForm, async (values) => {
-    const answer = await api.post('/api/v1/sessions', { username: values.username, password: values.password });
+    const answer = await call('signIn', { body: { username: values.username, password: values.password } });
     setUser(answer.user);
     await readyToSendRoutes();
     announce(t('status.signedIn', { name: answer.user.displayName || answer.user.username }));
@@ -64,11 +64,11 @@ function signedOut(context) {
     textField({ name: 'displayName', labelKey: 'field.displayName', autocomplete: 'name', autocapitalize: 'words' }),
     textField({ name: 'email', labelKey: 'field.email', type: 'email', autocomplete: 'email', required: false }));
   onSubmit(signUpForm, async (values) => {
-    /** @type {Record<string, string>} */
+    /** @type {import('../contract.js').NewAccount} */
     const body = { username: values.username, password: values.password };
     if (values.displayName.trim()) body.displayName = values.displayName.trim();
     if (values.email.trim()) body.email = values.email.trim();
-    const answer = await api.post('/api/v1/accounts', body);
+    const answer = await call('createAccount', { body });
     setUser(answer.user);
     await readyToSendRoutes();
     announce(t('status.accountCreated', { name: answer.user.displayName || answer.user.username }));
@@ -192,7 +192,7 @@ function signedIn(user, context) {
     onclick: async () => {
       signOut.disabled = true;
       try {
-        await api.delete('/api/v1/sessions/current');
+        await call('signOut');
       } catch (failure) {
         // Already signed out (or the session is gone): the page shows the signed-out view anyway.
         if (!(failure instanceof ApiError) || failure.code !== 'not_signed_in') {
@@ -242,8 +242,7 @@ function pairing() {
     el('p', { class: 'hint' }, t('pair.link'), ' ', link));
   void (async () => {
     try {
-      /** @type {{pairing: {pairAddress: string, secureAddress: string} | null}} */
-      const config = await api.get('/api/v1/config');
+      const config = await call('webAppConfig');
       if (!config.pairing) return;
       const address = config.pairing.pairAddress;
       link.setAttribute('href', address);
@@ -283,7 +282,7 @@ function devices(context) {
     dialog.close();
     if (!key) return;
     try {
-      await api.delete(`/api/v1/keys/${encodeURIComponent(key.key)}`);
+      await call('revokeDeviceKey', { path: { key: key.key } });
       announce(t('status.keyRevoked', { name: key.name }));
     } catch (failure) {
       if (!(failure instanceof ApiError)) throw failure;
@@ -310,7 +309,7 @@ function devices(context) {
 
   async function reload() {
     try {
-      const answer = await api.get('/api/v1/keys');
+      const answer = await call('listDeviceKeys');
       /** @type {DeviceKey[]} */
       const items = answer.items;
       list.replaceChildren(...(items.length ? items.map(item) : [el('li', { class: 'empty' }, t('devices.empty'))]));
@@ -322,8 +321,7 @@ function devices(context) {
   }
 
   onSubmit(addForm, async (values) => {
-    /** @type {{key: string, secret: string, name: string, createdAt: number}} */
-    const answer = await api.post('/api/v1/keys', { name: values.name.trim() });
+    const answer = await call('createDeviceKey', { body: { name: values.name.trim() } });
     nameInput.value = '';
     showSecret(created, answer);
     announce(t('status.keyCreated', { name: answer.name }));

@@ -13,7 +13,7 @@
 import { t, language } from '../i18n.js';
 import { describeError } from '../errors.js';
 import { el } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, ApiError } from '../api.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
 import { watchFixes } from '../../inspection/fixes.js';
@@ -433,7 +433,7 @@ export async function render(root, context) {
  */
 async function loadTask(id) {
   try {
-    return { task: await api.get(`/api/v1/tasks/${encodeURIComponent(id)}`, { cache: 'no-cache' }), refused: null };
+    return { task: await call('getTask', { path: { task_id: id }, cache: 'no-cache' }), refused: null };
   } catch (failure) {
     if (failure instanceof ApiError && failure.status !== 0) return { task: null, refused: refusalText(failure) };
     return { task: (await remembered(`task:${id}`))?.task ?? null, refused: null };

@@ -3,12 +3,12 @@
 // Works without an account; a signed-in person also sees their private photos.
 import { t, language } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, ApiError } from '../api.js';
 import { describeError } from '../errors.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
 import { currentPosition, positionMessageKey } from '../../photos/position.js';
-import { unitSystem, radiusChoices, formatRadius, formatDistance, timeRange, nearbyPath, DEFAULT_RADIUS } from '../../photos/format.js';
+import { unitSystem, radiusChoices, formatRadius, formatDistance, timeRange, nearbyQuery, DEFAULT_RADIUS } from '../../photos/format.js';
 import { rememberResults, takeResultsChanged } from '../../photos/browse.js';
 import { photoCard } from '../../photos/photo-card.js';
 
@@ -106,13 +106,13 @@ export async function render(root) {
    */
   async function search(position, cursor = null) {
     const range = timeRange(state.time, { from: state.from, to: state.to });
-    const path = nearbyPath({ latitude: position.latitude, longitude: position.longitude, radius: state.radius, ...range, cursor });
+    const query = nearbyQuery({ latitude: position.latitude, longitude: position.longitude, radius: state.radius, ...range, cursor });
     const where = formatRadius(state.radius, lang, system);
     grid.setAttribute('aria-busy', 'true');
     more.disabled = true;
     try {
       /** @type {{items: Photo[], next: string | null}} */
-      const answer = await api.get(path);
+      const answer = await call('photosNearby', { query });
       if (!alive) return;
       state.items = cursor ? [...state.items, ...answer.items] : answer.items;
       state.next = answer.next;

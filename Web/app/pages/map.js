@@ -5,13 +5,13 @@
 // thumbnail and opens full screen. `?lat=&lon=&z=` opens the map at a place instead.
 import { t, language } from '../i18n.js';
 import { el } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, target, ApiError } from '../api.js';
 import { describeError } from '../errors.js';
 import { announce } from '../status.js';
 import { currentPosition, positionMessageKey } from '../../photos/position.js';
 import { loadLeaflet, tileSource, tileLayer } from '../../photos/leaflet.js';
 import { tilesInView, markersOf, isPointLike, clusterSize, formatCount, mergeOverlapping } from '../../photos/tiles.js';
-import { nearbyPath } from '../../photos/format.js';
+import { nearbyQuery } from '../../photos/format.js';
 import { rememberResults } from '../../photos/browse.js';
 
 /** @typedef {import('../../photos/tiles.js').MapMarker} MapMarker */
@@ -86,7 +86,7 @@ export async function render(root, context) {
     let answer = tileCache.get(key);
     if (!answer) {
       // Revalidated every time (the answers carry an ETag), so a photo just uploaded shows at once.
-      answer = api.get(`/api/v1/photos/clusters/${key}`, { cache: 'no-cache' }).then(markersOf, (error) => { tileCache.delete(key); throw error; });
+      answer = call('photoClusters', { path: tile, cache: 'no-cache' }).then(markersOf, (error) => { tileCache.delete(key); throw error; });
       tileCache.set(key, answer);
     }
     return answer;
@@ -128,7 +128,7 @@ export async function render(root, context) {
   function leafletMarker(marker) {
     const lang = language();
     const label = marker.kind === 'cluster' ? t('map.clusterLabel', { count: marker.count }) : marker.title;
-    const thumb = el('img', { src: `/api/v1/photos/${encodeURIComponent(marker.photo)}/image/thumb`, alt: '', width: 48, height: 48, draggable: 'false' });
+    const thumb = el('img', { src: target('photoImage', { path: { photo_id: marker.photo, size: 'thumb' } }), alt: '', width: 48, height: 48, draggable: 'false' });
     const html = marker.kind === 'cluster'
       ? el('span', { class: 'marker-body' }, thumb, el('span', { class: 'marker-count' }, formatCount(marker.count, lang)))
       : el('span', { class: 'marker-body' }, thumb);
@@ -168,7 +168,7 @@ export async function render(root, context) {
       .sort((a, b) => squared(a, marker) - squared(b, marker)).map((other) => other.photo);
     if (marker.kind === 'cluster') {
       try {
-        const answer = await api.get(nearbyPath({ latitude: marker.latitude, longitude: marker.longitude, radius: 25, limit: 200 }));
+        const answer = await call('photosNearby', { query: nearbyQuery({ latitude: marker.latitude, longitude: marker.longitude, radius: 25, limit: 200 }) });
         ids = answer.items.map((/** @type {{id: string}} */ photo) => photo.id);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;

@@ -5,12 +5,12 @@
 // Discard —, shown offline and signed out too, since they are on the phone, not on the server.
 import { t, language } from '../i18n.js';
 import { el } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, ApiError } from '../api.js';
 import { describeError } from '../errors.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
 import { unitSystem } from '../../photos/format.js';
-import { myScenesPath } from '../../scenes/format.js';
+import { myScenesQuery } from '../../scenes/format.js';
 import { sceneUploads, onSceneUploadEvent, queuedTitle, describeSceneError } from '../../scenes/uploads.js';
 import { sceneCell } from './scenes.js';
 
@@ -109,7 +109,7 @@ export async function render(root) {
     more.disabled = true;
     try {
       /** @type {{items: Scene[], next: string | null}} */
-      const answer = await api.get(myScenesPath({ cursor }));
+      const answer = await call('myScenes', { query: myScenesQuery({ cursor }) });
       if (!alive) return;
       items = cursor ? [...items, ...answer.items] : answer.items;
       next = answer.next;

@@ -8,7 +8,7 @@
 // area, date and state, its KML file (from the server) and Delete, which asks first.
 import { t, language, formatDate } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, target, ApiError } from '../api.js';
 import { announce } from '../status.js';
 import { describeError } from '../errors.js';
 import { currentUser } from '../session.js';
@@ -222,7 +222,7 @@ export async function render(root) {
     /** @type {any[]} */
     let remote = [];
     if (signedIn && navigator.onLine) {
-      try { remote = (await api.get('/api/v1/paths', { cache: 'no-cache' })).items ?? []; } catch { remote = []; }
+      try { remote = (await call('listFieldPaths', { cache: 'no-cache' })).items ?? []; } catch { remote = []; }
     }
     const byServerId = new Map(local.filter((path) => path.serverId).map((path) => [path.serverId, path]));
     /** @type {Entry[]} */
@@ -245,7 +245,7 @@ export async function render(root) {
       actions.append(el('button', { type: 'button', class: 'path-send', onclick: () => void sendOne(local.id) }, t('paths.send')), ' ');
     }
     if (serverId) {
-      actions.append(el('a', { class: 'button path-kml', href: `/api/v1/paths/${serverId}.kml`, download: '' }, t('paths.kml')), ' ');
+      actions.append(el('a', { class: 'button path-kml', href: target('getFieldPath', { path: { path_id: `${serverId}.kml` } }), download: '' }, t('paths.kml')), ' ');
     }
     actions.append(el('button', { type: 'button', class: 'path-delete', onclick: () => void remove(entry, name) }, t('paths.delete')));
     const error = local?.state === 'failed' && local.error ? el('p', { class: 'form-error' }, describeError({ ...local.error, retryAfter: null }, t)) : null;
@@ -293,7 +293,7 @@ export async function render(root) {
     const serverId = entry.server?.id ?? entry.local?.serverId ?? null;
     if (serverId) {
       try {
-        await api.delete(`/api/v1/paths/${serverId}`);
+        await call('deleteFieldPath', { path: { path_id: serverId } });
       } catch (failure) {
         // Gone already is gone; anything else (offline) keeps the path.
         if (!(failure instanceof ApiError && failure.status === 404)) {

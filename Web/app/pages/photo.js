@@ -4,7 +4,7 @@
 // came from (arrow keys, swipe, links), and for its owner: title, visibility and delete.
 import { t, formatDate } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, target, ApiError } from '../api.js';
 import { describeError } from '../errors.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
@@ -26,7 +26,7 @@ export async function render(root, context) {
   /** @type {Photo} */
   let photo;
   try {
-    photo = await api.get(`/api/v1/photos/${encodeURIComponent(id)}`);
+    photo = await call('getPhoto', { path: { photo_id: id } });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     root.replaceChildren(
@@ -94,7 +94,7 @@ export async function render(root, context) {
   const owner = photo.owner.displayName || photo.owner.username;
   const save = el('a', { class: 'button primary', href: photo.urls.large, download: downloadName(photo.title) }, t('photo.save'));
   // The server names the file (Content-Disposition) and decides what the viewer may see in it.
-  const pdf = el('a', { class: 'button', href: `/api/v1/photos/${encodeURIComponent(photo.id)}.pdf`, download: '', 'aria-label': t('photo.pdf.label') }, t('photo.pdf'));
+  const pdf = el('a', { class: 'button', href: target('getPhoto', { path: { photo_id: `${photo.id}.pdf` } }), download: '', 'aria-label': t('photo.pdf.label') }, t('photo.pdf'));
   const mapBox = hasPlace ? el('div', { class: 'photo-map', role: 'img', 'aria-label': t('photo.mapLabel') }) : null;
 
   const heading = el('h1', { class: 'photo-title' }, photo.title);
@@ -171,7 +171,7 @@ function ownerTools(photo, { heading, badge }, context) {
   const placeField = el('div', { class: 'place-consent', hidden: true },
     el('div', { class: 'choice' }, placeBox, el('label', { for: placeId }, t('upload.place'))),
     el('p', { class: 'hint', id: `${placeId}-hint` }, t('photo.edit.placeHint')));
-  const chosenVisibility = () => /** @type {HTMLInputElement | null} */ (form.querySelector('input[name=visibility]:checked'))?.value ?? photo.visibility;
+  const chosenVisibility = () => /** @type {Photo['visibility']} */ (/** @type {HTMLInputElement | null} */ (form.querySelector('input[name=visibility]:checked'))?.value ?? photo.visibility);
   const asksForPlace = () => hadPlace && photo.visibility === 'private' && chosenVisibility() === 'public';
   const error = el('p', { class: 'form-error', role: 'alert' });
   const saveButton = el('button', { type: 'submit', class: 'primary' }, t('photo.edit.save'));
@@ -184,14 +184,14 @@ function ownerTools(photo, { heading, badge }, context) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const visibility = chosenVisibility();
-    /** @type {{title: string, visibility: string, usePhotoPlace?: boolean}} */
+    /** @type {import('../api.js').Operations['editPhoto']['body']} */
     const edit = { title: titleInput.value.trim(), visibility };
     if (asksForPlace()) edit.usePhotoPlace = placeBox.checked;
     error.textContent = '';
     saveButton.disabled = true;
     try {
       /** @type {Photo} */
-      const changed = await api.patch(`/api/v1/photos/${encodeURIComponent(photo.id)}`, edit);
+      const changed = await call('editPhoto', { path: { photo_id: photo.id }, body: edit });
       if (hadPlace && typeof changed.latitude !== 'number') {
         // The place was withdrawn: draw the page anew, without its map.
         resultsChanged();
@@ -227,7 +227,7 @@ function ownerTools(photo, { heading, badge }, context) {
   yes.addEventListener('click', async () => {
     dialog.close();
     try {
-      await api.delete(`/api/v1/photos/${encodeURIComponent(photo.id)}`);
+      await call('deletePhoto', { path: { photo_id: photo.id } });
       resultsChanged();
       announce(t('photo.deleted', { title: photo.title }));
       context.navigate('/');

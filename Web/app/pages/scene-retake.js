@@ -13,7 +13,7 @@
 import { t } from '../i18n.js';
 import { describeError } from '../errors.js';
 import { el, uniqueId } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, ApiError } from '../api.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
 import { quaternion } from '../../scenes/attitude.js';
@@ -53,7 +53,7 @@ export async function render(root, context) {
   /** @type {any} */
   let scene;
   try {
-    scene = await api.get(`/api/v1/scenes/${encodeURIComponent(id)}`, { cache: 'no-cache' });
+    scene = await call('getScene', { path: { scene_id: id }, cache: 'no-cache' });
   } catch (failure) {
     const text = failure instanceof ApiError && failure.status === 404 ? t('sceneCamera.retake.notFound')
       : failure instanceof ApiError && failure.status === 0 ? t('sceneCamera.retake.offline')

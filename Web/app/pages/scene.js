@@ -7,7 +7,7 @@
 // the creator) a rephotograph; both ask first.
 import { t, language, formatDate } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, ApiError } from '../api.js';
 import { describeError } from '../errors.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
@@ -15,7 +15,7 @@ import { currentPosition } from '../../photos/position.js';
 import { unitSystem } from '../../photos/format.js';
 import { loadLeaflet, tileSource, tileLayer } from '../../photos/leaflet.js';
 import {
-  scenePath, sceneTitle, distanceTo, distanceText, addressLine, streetLine, mapPlatform, directionsLink, isCreator,
+  sceneTitle, distanceTo, distanceText, addressLine, streetLine, mapPlatform, directionsLink, isCreator,
   mayRemoveRephotograph, oldestFirst,
 } from '../../scenes/format.js';
 
@@ -40,7 +40,7 @@ export async function render(root, context) {
   let scene;
   try {
     // The street address (when the server has a geocoder) comes in the page's language.
-    scene = await api.get(scenePath(id), { headers: { 'Accept-Language': language() } });
+    scene = await call('getScene', { path: { scene_id: id }, headers: { 'Accept-Language': language() } });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const missing = error.status === 404;
@@ -125,7 +125,7 @@ export async function render(root, context) {
       ? el('button', { type: 'button', class: 'danger small', 'aria-label': t('scenes.detail.removeLabel', { name: by, date: formatDate(item.photo.capturedAt, lang) }) }, t('scenes.detail.remove'))
       : null;
     remove?.addEventListener('click', () => confirmThen(t('scenes.detail.removeConfirm', { name: by }), t('scenes.detail.removeYes'), async () => {
-      await api.delete(`/api/v1/scenes/${encodeURIComponent(scene.id)}/photos/${encodeURIComponent(item.photo.id)}`);
+      await call('removeRephotograph', { path: { scene_id: scene.id, photo_id: item.photo.id } });
       announce(t('scenes.detail.removed'));
       context.refresh();
     }));
@@ -178,7 +178,7 @@ export async function render(root, context) {
           onclick: () => confirmThen(
             scene.rephotographCount > 0 ? t('scenes.detail.deleteConfirm', { title, count: scene.rephotographCount }) : t('scenes.detail.deleteConfirmNone', { title }),
             t('scenes.detail.deleteYes'), async () => {
-              await api.delete(`/api/v1/scenes/${encodeURIComponent(scene.id)}`);
+              await call('deleteScene', { path: { scene_id: scene.id } });
               announce(t('scenes.detail.deleted', { title }));
               context.navigate('/me/scenes');
             }),
@@ -211,7 +211,7 @@ export async function render(root, context) {
     dialog);
 
   // The timeline, oldest first.
-  void api.get(`/api/v1/scenes/${encodeURIComponent(scene.id)}/timeline`).then(
+  void call('sceneTimeline', { path: { scene_id: scene.id } }).then(
     (/** @type {{items: TimelineEntry[]}} */ answer) => {
       if (!alive) return;
       const items = oldestFirst(answer.items);

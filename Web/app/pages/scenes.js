@@ -5,13 +5,13 @@
 // visit until it is dismissed, because the seed's testers were lost without one.
 import { t, language } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, ApiError } from '../api.js';
 import { describeError } from '../errors.js';
 import { announce } from '../status.js';
 import { currentPosition, positionMessageKey } from '../../photos/position.js';
 import { unitSystem, formatRadius } from '../../photos/format.js';
 import { loadLeaflet, tileSource, tileLayer } from '../../photos/leaflet.js';
-import { nearbyScenesPath, sceneTitle, distanceText, introShown, dismissIntro, DISCOVER_RADIUS } from '../../scenes/format.js';
+import { nearbyScenesQuery, sceneTitle, distanceText, introShown, dismissIntro, DISCOVER_RADIUS } from '../../scenes/format.js';
 
 /** @typedef {import('../../scenes/format.js').Scene} Scene */
 /** @typedef {import('../../photos/position.js').Position} Position */
@@ -177,7 +177,7 @@ export async function render(root, context) {
     more.disabled = true;
     try {
       /** @type {{items: Scene[], next: string | null}} */
-      const answer = await api.get(nearbyScenesPath({ latitude: position.latitude, longitude: position.longitude, cursor }));
+      const answer = await call('scenesNearby', { query: nearbyScenesQuery({ latitude: position.latitude, longitude: position.longitude, cursor }) });
       if (!alive) return;
       state.items = cursor ? [...state.items, ...answer.items] : answer.items;
       state.next = answer.next;

@@ -6,12 +6,12 @@
 // too old to trust, and when there is no position. Works without an account.
 import { t, language } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, ApiError } from '../api.js';
 import { describeError } from '../errors.js';
 import { currentPosition, positionMessageKey } from '../../photos/position.js';
 import {
   CHOICES, CONSTELLATIONS, RINGS, REFRESH_MS, plotPoint, ringRadius, shortLabel, placeLabels, countByConstellation,
-  elementsAge, elementsOld, readAddress, skyPath,
+  elementsAge, elementsOld, readAddress, skyQuery,
 } from '../../sky/plot.js';
 
 /** @typedef {import('../../sky/plot.js').Sky} Sky */
@@ -197,10 +197,10 @@ export function render(root) {
   async function show() {
     if (!place) return;
     const mine = ++asked;
-    const path = skyPath({ ...place, time: address.time, constellation: choice });
+    const query = skyQuery({ ...place, time: address.time, constellation: choice });
     try {
       /** @type {Sky} */
-      const sky = await api.get(path);
+      const sky = await call('sky', { query });
       if (alive && mine === asked) draw(sky);
     } catch (error) {
       if (!alive || mine !== asked) return;
@@ -238,7 +238,7 @@ export function render(root) {
     }
     // A server without orbit data says so in its configuration: then nobody is asked for a position.
     try {
-      const config = await api.get('/api/v1/config');
+      const config = await call('webAppConfig');
       if (!alive) return;
       if (config && config.sky === false) { noData(); return; }
     } catch { /* the sky request below says what is wrong */ }

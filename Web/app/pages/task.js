@@ -8,7 +8,7 @@
 import { t, language, formatDate } from '../i18n.js';
 import { describeError } from '../errors.js';
 import { el, uniqueId } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, ApiError } from '../api.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
 import { currentPosition } from '../../photos/position.js';
@@ -26,7 +26,7 @@ export const titleKey = 'task.title';
  */
 export async function render(root, context) {
   const id = context.params.id ?? '';
-  const base = `/api/v1/tasks/${encodeURIComponent(id)}`;
+  const path = { task_id: id };
   const outbox = taskOutbox();
   const user = await currentUser();
   let alive = true;
@@ -56,7 +56,7 @@ export async function render(root, context) {
 
   async function load() {
     try {
-      const [found, past] = await Promise.all([api.get(base, { cache: 'no-cache' }), api.get(`${base}/history`, { cache: 'no-cache' })]);
+      const [found, past] = await Promise.all([call('getTask', { path, cache: 'no-cache' }), call('taskHistory', { path, cache: 'no-cache' })]);
       task = found;
       history = past.items ?? [];
       void remember(`task:${id}`, { task, history });
@@ -216,7 +216,7 @@ export async function render(root, context) {
       event.preventDefault();
       give.disabled = true;
       try {
-        await api.post(`${base}/return`, { reason: reason.value });
+        await call('returnTask', { path, body: { reason: reason.value } });
         announce(t('task.returned'));
         await load();
         await draw();
@@ -263,7 +263,7 @@ export async function render(root, context) {
   async function removePhoto(photoId, number) {
     if (!window.confirm(t('task.photo.deleteConfirm', { number }))) return;
     try {
-      await api.delete(`${base}/photos/${encodeURIComponent(photoId)}`);
+      await call('deleteTaskPhoto', { path: { task_id: id, photo_id: photoId } });
       announce(t('task.photo.deleted'));
       await load();
     } catch (failure) {

@@ -5,7 +5,7 @@
 import { t, language, formatDate } from '../i18n.js';
 import { describeError } from '../errors.js';
 import { el, uniqueId } from '../dom.js';
-import { api, ApiError } from '../api.js';
+import { call, ApiError } from '../api.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
 import { STATUSES, statusView, formatDue, newTaskBody } from '../../tasks/model.js';
@@ -86,7 +86,7 @@ export async function render(root) {
     /** @type {any[] | null} */
     let items = null;
     try {
-      const answer = await api.get(`/api/v1/tasks${status ? `?status=${encodeURIComponent(status)}` : ''}`, { cache: 'no-cache' });
+      const answer = await call('listTasks', { query: { status: /** @type {import('../../tasks/model.js').TaskStatus} */ (status) || undefined }, cache: 'no-cache' });
       items = answer.items ?? [];
       note.textContent = '';
       void remember(cacheId, items);
@@ -132,7 +132,7 @@ export async function render(root) {
       submit.disabled = true;
       try {
         const body = newTaskBody({ assignee: assignee.value, name: name.value, instructions: instructions.value, dueDate: due.value });
-        const task = await api.post('/api/v1/tasks', body, { headers: { 'Idempotency-Key': key } });
+        const task = await call('createTask', { body, headers: { 'Idempotency-Key': key } });
         key = crypto.randomUUID();
         form.reset();
         announce(t('tasks.new.created', { name: task.name, assignee: task.assignee.username }));
