@@ -219,7 +219,7 @@ export async function render(root) {
   /** @returns {Promise<Entry[]>} */
   async function entries() {
     const local = (await queue.list()).filter((path) => path.state !== 'recording');
-    /** @type {any[]} */
+    /** @type {import('../contract.js').FieldPathSummary[]} */
     let remote = [];
     if (signedIn && navigator.onLine) {
       try { remote = (await call('listFieldPaths', { cache: 'no-cache' })).items ?? []; } catch { remote = []; }

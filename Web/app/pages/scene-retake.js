@@ -50,7 +50,7 @@ export async function render(root, context) {
     return;
   }
   root.replaceChildren(backLink, el('h1', {}, t('sceneCamera.retake.title')), el('p', { 'aria-live': 'polite' }, t('sceneCamera.loading')));
-  /** @type {any} */
+  /** @type {import('../contract.js').Scene} */
   let scene;
   try {
     scene = await call('getScene', { path: { scene_id: id }, cache: 'no-cache' });

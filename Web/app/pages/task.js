@@ -18,6 +18,8 @@ import { refusalText, statusBadge } from './tasks.js';
 
 /** @typedef {import('../../tasks/model.js').OutboxItem} OutboxItem */
 
+/** @typedef {import('../contract.js').Task} Task */
+
 export const titleKey = 'task.title';
 
 /**
@@ -49,9 +51,9 @@ export async function render(root, context) {
     el('p', { class: 'task-back' }, el('a', { href: '/tasks' }, t('task.back'))),
     el('h1', {}, t('task.title')), problem, waitingNote, body);
 
-  /** @type {any} */
+  /** @type {Task | null} */
   let task = null;
-  /** @type {any[]} */
+  /** @type {import('../contract.js').TaskHistoryEntry[]} */
   let history = [];
 
   async function load() {
@@ -88,13 +90,13 @@ export async function render(root, context) {
     const officer = user != null && user.role !== 'user';
     const editable = mine && isEditable(task.status);
     body.replaceChildren(...[
-      facts(),
+      facts(task),
       task.status === 'returned' && task.returnReason
         ? el('div', { class: 'card task-returned', role: 'note' }, el('h2', {}, t('task.returnReason')), el('p', { class: 'task-reason' }, task.returnReason))
         : null,
-      noteSection(editable, waiting),
-      photoSection(editable, waiting),
-      mine && editable ? sendSection(waiting) : null,
+      noteSection(task, editable, waiting),
+      photoSection(task, editable, waiting),
+      mine && editable ? sendSection(task, waiting) : null,
       officer && task.status === 'data_provided' ? returnSection() : null,
       historySection()].filter(/** @returns {part is HTMLElement} */ (part) => part !== null));
   }
@@ -112,7 +114,8 @@ export async function render(root, context) {
     if (failed.length > 0) waitingNote.textContent += ` ${t('task.waitingRefused', { reason: failed[0].error ? describeError(failed[0].error, t) : '' })}`;
   }
 
-  function facts() {
+  /** @param {Task} task */
+  function facts(task) {
     return el('section', { class: 'card task-facts', 'aria-label': t('task.facts') },
       el('dl', { class: 'facts' },
         el('dt', {}, t('task.status')), el('dd', {}, statusBadge(task.status)),
@@ -123,8 +126,8 @@ export async function render(root, context) {
       el('p', { class: 'task-instructions' }, task.instructions || t('task.noInstructions')));
   }
 
-  /** @param {boolean} editable @param {OutboxItem[]} waiting */
-  function noteSection(editable, waiting) {
+  /** @param {Task} task @param {boolean} editable @param {OutboxItem[]} waiting */
+  function noteSection(task, editable, waiting) {
     const mine = user ? task.assignee.id === user.id : true;
     const noteId = uniqueId('task-note');
     const pending = waiting.filter((item) => item.kind === 'note').pop();
@@ -144,10 +147,10 @@ export async function render(root, context) {
     return form;
   }
 
-  /** @param {boolean} editable @param {OutboxItem[]} waiting */
-  function photoSection(editable, waiting) {
+  /** @param {Task} task @param {boolean} editable @param {OutboxItem[]} waiting */
+  function photoSection(task, editable, waiting) {
     const unsent = unsentPhotoIds(task, history);
-    const photos = /** @type {any[]} */ (task.photos ?? []);
+    const photos = task.photos ?? [];
     const items = photos.map((photo, index) => {
       const label = t('task.photo', { number: index + 1 });
       return el('li', { class: 'task-photo' },
@@ -175,8 +178,8 @@ export async function render(root, context) {
         el('label', { for: fileId, class: 'button camera' }, t('task.photo.add')), file) : null);
   }
 
-  /** @param {OutboxItem[]} waiting */
-  function sendSection(waiting) {
+  /** @param {Task} task @param {OutboxItem[]} waiting */
+  function sendSection(task, waiting) {
     const send = el('button', { type: 'button', class: 'primary task-send' }, t('task.send'));
     const queued = waiting.some((item) => item.kind === 'send' && item.state === 'waiting');
     send.disabled = queued;

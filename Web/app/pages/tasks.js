@@ -83,7 +83,7 @@ export async function render(root) {
   async function refresh() {
     const status = filter.value;
     const cacheId = `list:${officer ? 'all' : 'mine'}:${status}`;
-    /** @type {any[] | null} */
+    /** @type {import('../contract.js').Task[] | null} */
     let items = null;
     try {
       const answer = await call('listTasks', { query: { status: /** @type {import('../../tasks/model.js').TaskStatus} */ (status) || undefined }, cache: 'no-cache' });
