@@ -3,7 +3,7 @@
 // browsers fetch the new ones (the old cache is deleted when the new worker activates).
 // A unit test checks that this list and the files in Web/ agree.
 
-export const VERSION = 'waymark-shell-2026-12-02.3';
+export const VERSION = 'waymark-shell-2026-12-03.1';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */
