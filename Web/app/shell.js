@@ -1,9 +1,10 @@
 // The files that make the app work offline: the service worker caches them at install under
-// VERSION and serves them from there. Change VERSION whenever one of them changes, so that
-// browsers fetch the new ones (the old cache is deleted when the new worker activates).
-// A unit test checks that this list and the files in Web/ agree.
+// VERSION and serves them from there. VERSION is a hash of these files, written by
+// `node scripts/shell-version.mjs`: a changed file gives a new VERSION, so browsers fetch the new
+// ones (the old cache is deleted when the new worker activates). Unit tests check that this list
+// and the files in Web/ agree, and that VERSION is the files' own.
 
-export const VERSION = 'waymark-shell-2026-12-03.1';
+export const VERSION = 'waymark-shell-aa1ab7bccba0af0d';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */

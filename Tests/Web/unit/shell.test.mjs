@@ -7,6 +7,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { WEB, webFiles } from './helpers.mjs';
 import { SHELL_FILES, VERSION, CACHE_PREFIX } from '../../../Web/app/shell.js';
+import { shellVersion } from '../../../scripts/shell-version.mjs';
 
 // Files in Web/ that the browser never needs offline: the worker itself (the browser keeps it),
 // type-checking configuration and the icon generator.
@@ -19,6 +20,10 @@ test('the service worker caches every file the app ships, and only files that ex
   assert.ok(SHELL_FILES.includes('/'), 'the shell document');
   assert.ok(existsSync(join(WEB, 'index.html')));
   assert.ok(VERSION.startsWith(CACHE_PREFIX));
+});
+
+test('VERSION is made from the shell\'s files, so that a changed file reaches installed apps (run scripts/shell-version.mjs)', () => {
+  assert.equal(VERSION, shellVersion(SHELL_FILES, CACHE_PREFIX), 'a file of the shell changed: run node scripts/shell-version.mjs and commit Web/app/shell.js');
 });
 
 test('the manifest makes the app installable: name, start_url, standalone, 192 and 512 icons, maskable', () => {
