@@ -129,7 +129,7 @@ export function target(id, parts = {}) {
 
 /**
  * Calls operation `id` of the contract with the session cookie: the method and path come from
- * the contract, and its answer is typed by it. Errors as for `api`: an ApiError.
+ * the contract, and its answer is typed by it. A non-2xx answer, or none, is an ApiError.
  * @template {keyof Operations} K
  * @param {K} id
  * @param {CallOptions<K>} [options]

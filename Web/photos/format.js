@@ -129,6 +129,14 @@ function localDay(text) {
 }
 
 /**
+ * A coordinate to six decimals (about 0.1 m), as the searches send it.
+ * @param {number} degrees
+ */
+export function sixDecimals(degrees) {
+  return Math.round(degrees * 1e6) / 1e6;
+}
+
+/**
  * Unix seconds as ISO 8601 in UTC (`2026-06-01T08:00:00Z`), as the API takes times.
  * @param {number | undefined} seconds
  */
@@ -145,7 +153,7 @@ function isoTime(seconds) {
  */
 export function nearbyQuery({ latitude, longitude, radius = DEFAULT_RADIUS, sort = 'distance', limit = 24, from, to, cursor }) {
   return {
-    latitude: Math.round(latitude * 1e6) / 1e6, longitude: Math.round(longitude * 1e6) / 1e6,
+    latitude: sixDecimals(latitude), longitude: sixDecimals(longitude),
     radius: Math.min(MAX_RADIUS, Math.round(radius * 1000) / 1000), sort, limit, from: isoTime(from), to: isoTime(to), cursor: cursor || undefined,
   };
 }

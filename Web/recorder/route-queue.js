@@ -5,7 +5,7 @@
 // answer never stores the route twice. The queue never drops a route: no network and server
 // trouble wait with exponential backoff and full jitter (as UploadSchedule.swift), a refusal
 // stays on the route as `lastError` until the person acts. Nothing here touches the DOM.
-import { ApiError, errorFromResponse, signRequest, target as targetOf } from '../app/api.js';
+import { ApiError, errorFromResponse, signRequest, target } from '../app/api.js';
 import { operations } from '../app/contract.js';
 import { sealRoute, PBKDF2_ITERATIONS } from './envelope.js';
 
@@ -282,20 +282,22 @@ export function createRouteBook({
   /**
    * One signed request of the route API (signature v2, fresh nonce every time).
    * @param {DeviceKey} key
-   * @param {string} method
-   * @param {string} target path and query exactly as sent
-   * @param {{body?: string, signed?: Array<[string, string]>}} parts `signed`: headers sent and signed
+   * @param {'createRoute' | 'findRouteByLookup' | 'deleteRoute'} id the operation, whose method and path the contract gives
+   * @param {{path?: {route_id: string}, query?: {lookup: string}, body?: string, signed?: Array<[string, string]>}} parts
+   *   `signed`: headers sent and signed
    * @returns {Promise<any>} the JSON answer (null for an empty one)
    * @throws {ApiError}
    */
-  async function signedRequest(key, method, target, { body, signed = [] } = {}) {
-    const xapi = await signRequest({ secret: key.secret, key: key.key, method, target, body: body ?? '', headers: signed, now: now() });
+  async function signedRequest(key, id, { path, query, body, signed = [] } = {}) {
+    const method = operations[id].method;
+    const to = target(id, { path, query });
+    const xapi = await signRequest({ secret: key.secret, key: key.key, method, target: to, body: body ?? '', headers: signed, now: now() });
     /** @type {Record<string, string>} */
     const headers = { Accept: 'application/json', ...xapi };
     for (const [name, value] of signed) headers[name] = value;
     let response;
     try {
-      response = await send(baseURL + target, { method, headers, body, credentials: 'omit', cache: 'no-store' });
+      response = await send(baseURL + to, { method, headers, body, credentials: 'omit', cache: 'no-store' });
     } catch (error) {
       throw new ApiError(0, 'offline', String(error));
     }
@@ -347,7 +349,7 @@ export function createRouteBook({
     await storage.routes.put(route); // before sending: a lost answer may have stored it
     const body = JSON.stringify({ envelope: sealed.envelope, lookup: sealed.lookup, deleteTokenHash: sealed.deleteTokenHash });
     try {
-      const created = await withKey(holder, (key) => signedRequest(key, operations.createRoute.method, targetOf('createRoute'), {
+      const created = await withKey(holder, (key) => signedRequest(key, 'createRoute', {
         body, signed: [['content-type', 'application/json'], ['idempotency-key', sealed.idempotencyKey]],
       }));
       const current = await storage.routes.get(route.id);
@@ -393,9 +395,8 @@ export function createRouteBook({
     try {
       let routeId = pending.serverRouteId;
       if (!routeId) {
-        const target = targetOf('findRouteByLookup', { query: { lookup: pending.lookup } });
         try {
-          const found = await withKey(holder, (key) => signedRequest(key, operations.findRouteByLookup.method, target));
+          const found = await withKey(holder, (key) => signedRequest(key, 'findRouteByLookup', { query: { lookup: pending.lookup } }));
           routeId = String(found?.route_id ?? '');
         } catch (error) {
           if (error instanceof ApiError && error.status === 404) routeId = null;
@@ -404,8 +405,8 @@ export function createRouteBook({
       }
       if (routeId) {
         try {
-          await withKey(holder, (key) => signedRequest(key, operations.deleteRoute.method, targetOf('deleteRoute', { path: { route_id: /** @type {string} */ (routeId) } }), {
-            signed: [['x-delete-token', pending.deleteToken]],
+          await withKey(holder, (key) => signedRequest(key, 'deleteRoute', {
+            path: { route_id: /** @type {string} */ (routeId) }, signed: [['x-delete-token', pending.deleteToken]],
           }));
         } catch (error) {
           // Already gone from the server: what was asked for is done.

@@ -4,7 +4,7 @@
 // directions link the phone's own map app opens (Navigate), who may delete what, and whether the
 // first-run explanation of rephotography is still to be shown. Pure (no DOM, no i18n): unit-tested
 // in node.
-import { formatDistance, formatDay } from '../photos/format.js';
+import { formatDistance, formatDay, sixDecimals } from '../photos/format.js';
 import { geodesicDistance } from '../app/geodesy.js';
 
 /**
@@ -24,14 +24,6 @@ import { geodesicDistance } from '../app/geodesy.js';
 export const DISCOVER_RADIUS = 2500;
 /** Scenes per page of the grid (two columns: an even number). */
 export const PAGE_SIZE = 20;
-
-/**
- * A coordinate to six decimals (about 0.1 m), as the searches send it.
- * @param {number} degrees
- */
-function sixDecimals(degrees) {
-  return Math.round(degrees * 1e6) / 1e6;
-}
 
 /**
  * The query of one page of scenes near a place (`scenesNearby`).
