@@ -1,3 +1,4 @@
+import WaymarkCore
 import Yams
 
 extension APIContract {
@@ -131,31 +132,10 @@ extension APIContract.Operation {
                 path += "/" + text
             case .parameter(let name):
                 guard let value = parameters[name], !value.isEmpty else { throw .missingParameter(id, name) }
-                path += "/" + Self.encoded(value)
+                path += "/" + PercentEncoding.unreserved(value)
             }
         }
-        let items = query.compactMap { name, value in value.map { Self.encoded(name) + "=" + Self.encoded($0) } }
+        let items = query.compactMap { name, value in value.map { PercentEncoding.unreserved(name) + "=" + PercentEncoding.unreserved($0) } }
         return items.isEmpty ? path : path + "?" + items.joined(separator: "&")
-    }
-
-    /// RFC 3986's unreserved characters stay; every other byte is percent-encoded.
-    static func encoded(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return out
-    }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -119,8 +119,8 @@ private struct WebModuleWriter {
         for parameter in parameters {
             guard let mapping = parameter.mapping, mapping["in"]?.string == place, let name = mapping["name"]?.string else { continue }
             let required = mapping["required"]?.bool ?? false
-            let schema = mapping["schema"].map { try? type(of: $0, indent: 0) } ?? "string"
-            fields.append("\(key(name))\(required ? "" : "?"): \(schema ?? "unknown")")
+            let schema = try mapping["schema"].map { try type(of: $0, indent: 0) } ?? "string"
+            fields.append("\(key(name))\(required ? "" : "?"): \(schema)")
         }
         return fields.isEmpty ? "{}" : "{ " + fields.joined(separator: ", ") + " }"
     }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import WaymarkCore
 
 /// The typed client of an OwnYourData vault's four endpoints (DESIGN §3.11, the seed's "APIs").
 ///
@@ -46,7 +47,7 @@ public struct VaultClient: Sendable {
         case let .password(email, password): [("grant_type", "password"), ("email", email), ("password", password)]
         case let .app(key, secret): [("grant_type", "client_credentials"), ("client_id", key), ("client_secret", secret)]
         }
-        let form = fields.map { "\(VaultModule.encoded($0.0))=\(VaultModule.encoded($0.1))" }.joined(separator: "&")
+        let form = fields.map { "\(PercentEncoding.unreserved($0.0))=\(PercentEncoding.unreserved($0.1))" }.joined(separator: "&")
         let (status, body) = try await send(.POST, "/oauth/token", body: Data(form.utf8),
                                             contentType: "application/x-www-form-urlencoded", token: nil)
         guard status == 200 else { throw .invalidCredentials }
@@ -101,7 +102,7 @@ public struct VaultClient: Sendable {
     /// The repository's public key, `GET /api/repos/{repo}/pub_key` (field `pub_key` or
     /// `public_key`). Nil when the vault has none: 404, or the field absent, null or empty.
     public func repositoryKey(_ repo: String, token: VaultToken) async throws(VaultError) -> RepositoryKey? {
-        let (status, body) = try await send(.GET, "/api/repos/\(VaultModule.encoded(repo))/pub_key", body: nil, contentType: "application/json", token: token)
+        let (status, body) = try await send(.GET, "/api/repos/\(PercentEncoding.unreserved(repo))/pub_key", body: nil, contentType: "application/json", token: token)
         if status == 404 { return nil }
         try Self.checkAPI(status, body)
         guard let object = try Self.json(body, status: status) as? [String: Any] else { throw Self.bad(status, "the key answer is not a JSON object") }
@@ -131,7 +132,7 @@ public struct VaultClient: Sendable {
             body.append(item)
         }
         body.append(UInt8(ascii: "]"))
-        let (status, answer) = try await send(.POST, "/api/repos/\(VaultModule.encoded(repo))/items", body: body, contentType: "application/json", token: token)
+        let (status, answer) = try await send(.POST, "/api/repos/\(PercentEncoding.unreserved(repo))/items", body: body, contentType: "application/json", token: token)
         try Self.checkAPI(status, answer)
         guard status == 200 || status == 400 else { throw Self.bad(status, Self.excerpt(answer)) }
         guard let object = try Self.json(answer, status: status) as? [String: Any] else { throw Self.bad(status, "the write answer is not a JSON object") }

@@ -1,4 +1,5 @@
 import Foundation
+import WaymarkCore
 
 /// How Waymark signs in to a vault: the seed's two login forms.
 public enum VaultCredentials: Codable, Sendable, Equatable {
@@ -64,24 +65,8 @@ public struct VaultModule: Codable, Sendable, Equatable {
               let host = moduleURL.host, !host.isEmpty else { return nil }
         var pia = vault.absoluteString
         if pia.hasSuffix("/") { pia.removeLast() }
-        let query = "PIA_URL=\(Self.encoded(pia))&APP_KEY=\(Self.encoded(uid))&APP_SECRET=\(Self.encoded(secret))"
+        let query = "PIA_URL=\(PercentEncoding.unreserved(pia))&APP_KEY=\(PercentEncoding.unreserved(uid))&APP_SECRET=\(PercentEncoding.unreserved(secret))"
         return URL(string: url + (url.contains("?") ? "&" : "?") + query)
-    }
-
-    /// Percent-encodes all but RFC 3986's unreserved characters (`A-Z a-z 0-9 - . _ ~`).
-    static func encoded(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" : "") + hex
-            }
-        }
-        return out
     }
 }
 
