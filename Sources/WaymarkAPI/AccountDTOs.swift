@@ -70,10 +70,9 @@ public struct UserDTO: Codable, Sendable, Equatable {
     public var displayName: String
     public var email: String?
     public var role: AccountRole
-    /// Unix seconds.
-    public var createdAt: Int
+    @UTCTime public var createdAt: Date
 
-    public init(id: UUID, username: String, displayName: String, email: String?, role: AccountRole, createdAt: Int) {
+    public init(id: UUID, username: String, displayName: String, email: String?, role: AccountRole, createdAt: Date) {
         self.id = id
         self.username = username
         self.displayName = displayName
@@ -90,7 +89,7 @@ public struct UserDTO: Codable, Sendable, Equatable {
         try container.encode(displayName, forKey: .displayName)
         try container.encode(email, forKey: .email)
         try container.encode(role, forKey: .role)
-        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(_createdAt, forKey: .createdAt)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -150,10 +149,9 @@ public struct DeviceKeyDTO: Codable, Sendable, Equatable {
     /// The consumer key (`wmk_…`), sent as `X-API-Key`.
     public var key: String
     public var name: String
-    /// Unix seconds.
-    public var createdAt: Int
+    @UTCTime public var createdAt: Date
 
-    public init(key: String, name: String, createdAt: Int) {
+    public init(key: String, name: String, createdAt: Date) {
         self.key = key
         self.name = name
         self.createdAt = createdAt
@@ -165,9 +163,9 @@ public struct NewDeviceKeyDTO: Codable, Sendable, Equatable {
     public var key: String
     public var secret: String
     public var name: String
-    public var createdAt: Int
+    @UTCTime public var createdAt: Date
 
-    public init(key: String, secret: String, name: String, createdAt: Int) {
+    public init(key: String, secret: String, name: String, createdAt: Date) {
         self.key = key
         self.secret = secret
         self.name = name

@@ -56,9 +56,8 @@ public struct PhotoDTO: Codable, Sendable, Equatable {
     public var id: UUID
     public var owner: Owner
     public var title: String
-    /// Unix seconds.
-    public var capturedAt: Double
-    public var uploadedAt: Double
+    @UTCTime public var capturedAt: Date
+    @UTCTime public var uploadedAt: Date
     public var latitude: Double?
     public var longitude: Double?
     public var altitude: Double?
@@ -83,8 +82,8 @@ public struct PhotoDTO: Codable, Sendable, Equatable {
         try container.encode(id.uuidString.lowercased(), forKey: .id)
         try container.encode(owner, forKey: .owner)
         try container.encode(title, forKey: .title)
-        try container.encode(capturedAt, forKey: .capturedAt)
-        try container.encode(uploadedAt, forKey: .uploadedAt)
+        try container.encode(_capturedAt, forKey: .capturedAt)
+        try container.encode(_uploadedAt, forKey: .uploadedAt)
         try container.encode(latitude, forKey: .latitude)
         try container.encode(longitude, forKey: .longitude)
         try container.encode(altitude, forKey: .altitude)
@@ -107,7 +106,7 @@ public struct PhotoDTO: Codable, Sendable, Equatable {
              sha256, visibility, urls, distance, centroid
     }
 
-    public init(id: UUID, owner: Owner, title: String, capturedAt: Double, uploadedAt: Double, latitude: Double?, longitude: Double?,
+    public init(id: UUID, owner: Owner, title: String, capturedAt: Date, uploadedAt: Date, latitude: Double?, longitude: Double?,
                 altitude: Double?, accuracy: Double?, azimuth: Double?, tilt: Double?, width: Int, height: Int, bytes: Int, mime: String,
                 sha256: String, visibility: String, urls: URLs, distance: Double?, centroid: Centroid? = nil) {
         self.id = id

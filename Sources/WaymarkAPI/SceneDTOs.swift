@@ -71,10 +71,9 @@ public struct RephotographDTO: Codable, Sendable, Equatable {
     public var attitude: Quaternion
     /// Compass heading in degrees, when the phone gave one.
     public var heading: Double?
-    /// Unix seconds.
-    public var addedAt: Double
+    @UTCTime public var addedAt: Date
 
-    public init(photo: PhotoDTO, attitude: Quaternion, heading: Double?, addedAt: Double) {
+    public init(photo: PhotoDTO, attitude: Quaternion, heading: Double?, addedAt: Date) {
         self.photo = photo
         self.attitude = attitude
         self.heading = heading
@@ -86,7 +85,7 @@ public struct RephotographDTO: Codable, Sendable, Equatable {
         try container.encode(photo, forKey: .photo)
         try container.encode(attitude, forKey: .attitude)
         try container.encode(heading, forKey: .heading)
-        try container.encode(addedAt, forKey: .addedAt)
+        try container.encode(_addedAt, forKey: .addedAt)
     }
 
     enum CodingKeys: String, CodingKey { case photo, attitude, heading, addedAt }
@@ -103,9 +102,8 @@ public struct SceneDTO: Codable, Sendable, Equatable {
     public var latitude: Double
     public var longitude: Double
     public var accuracy: Double?
-    /// Unix seconds.
-    public var capturedAt: Double
-    public var createdAt: Double
+    @UTCTime public var capturedAt: Date
+    @UTCTime public var createdAt: Date
     public var attitude: Quaternion
     public var heading: Double?
     public var reference: PhotoDTO
@@ -117,8 +115,8 @@ public struct SceneDTO: Codable, Sendable, Equatable {
     public var address: SceneAddressDTO?
     public var distance: Double?
 
-    public init(id: UUID, name: String?, creator: PhotoDTO.Owner, latitude: Double, longitude: Double, accuracy: Double?, capturedAt: Double,
-                createdAt: Double, attitude: Quaternion, heading: Double?, reference: PhotoDTO, feetShot: PhotoDTO?, rephotographCount: Int,
+    public init(id: UUID, name: String?, creator: PhotoDTO.Owner, latitude: Double, longitude: Double, accuracy: Double?, capturedAt: Date,
+                createdAt: Date, attitude: Quaternion, heading: Double?, reference: PhotoDTO, feetShot: PhotoDTO?, rephotographCount: Int,
                 rephotographs: [RephotographDTO]?, address: SceneAddressDTO?, distance: Double?) {
         self.id = id
         self.name = name
@@ -146,8 +144,8 @@ public struct SceneDTO: Codable, Sendable, Equatable {
         try container.encode(latitude, forKey: .latitude)
         try container.encode(longitude, forKey: .longitude)
         try container.encode(accuracy, forKey: .accuracy)
-        try container.encode(capturedAt, forKey: .capturedAt)
-        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(_capturedAt, forKey: .capturedAt)
+        try container.encode(_createdAt, forKey: .createdAt)
         try container.encode(attitude, forKey: .attitude)
         try container.encode(heading, forKey: .heading)
         try container.encode(reference, forKey: .reference)

@@ -27,16 +27,15 @@ public struct TaskDTO: Codable, Sendable, Equatable {
     public var returnReason: String?
     public var assignee: TaskPerson
     public var createdBy: TaskPerson
-    /// Unix seconds.
-    public var createdAt: Double
-    public var updatedAt: Double
+    @UTCTime public var createdAt: Date
+    @UTCTime public var updatedAt: Date
     public var photoCount: Int
     public var photos: [PhotoDTO]?
     /// With `photos`: the ids of those that were sent with the task (evidence, never deleted).
     public var sentPhotoIds: [UUID]?
 
     public init(id: UUID, name: String, instructions: String, dueDate: String, note: String, status: TaskStatus, returnReason: String?,
-                assignee: TaskPerson, createdBy: TaskPerson, createdAt: Double, updatedAt: Double, photoCount: Int, photos: [PhotoDTO]?,
+                assignee: TaskPerson, createdBy: TaskPerson, createdAt: Date, updatedAt: Date, photoCount: Int, photos: [PhotoDTO]?,
                 sentPhotoIds: [UUID]? = nil) {
         self.id = id
         self.name = name
@@ -66,8 +65,8 @@ public struct TaskDTO: Codable, Sendable, Equatable {
         try container.encode(returnReason, forKey: .returnReason)
         try container.encode(assignee, forKey: .assignee)
         try container.encode(createdBy, forKey: .createdBy)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encode(_createdAt, forKey: .createdAt)
+        try container.encode(_updatedAt, forKey: .updatedAt)
         try container.encode(photoCount, forKey: .photoCount)
         try container.encodeIfPresent(photos, forKey: .photos)
         try container.encodeIfPresent(sentPhotoIds?.map { $0.uuidString.lowercased() }, forKey: .sentPhotoIds)
@@ -118,12 +117,11 @@ public struct TaskHistoryEntryDTO: Codable, Sendable, Equatable {
     public var from: TaskStatus?
     public var to: TaskStatus
     public var actor: TaskPerson
-    /// Unix seconds.
-    public var at: Double
+    @UTCTime public var at: Date
     /// The reason of a return.
     public var reason: String?
 
-    public init(from: TaskStatus?, to: TaskStatus, actor: TaskPerson, at: Double, reason: String?) {
+    public init(from: TaskStatus?, to: TaskStatus, actor: TaskPerson, at: Date, reason: String?) {
         self.from = from
         self.to = to
         self.actor = actor
@@ -137,7 +135,7 @@ public struct TaskHistoryEntryDTO: Codable, Sendable, Equatable {
         try container.encode(from, forKey: .from)
         try container.encode(to, forKey: .to)
         try container.encode(actor, forKey: .actor)
-        try container.encode(at, forKey: .at)
+        try container.encode(_at, forKey: .at)
         try container.encode(reason, forKey: .reason)
     }
 

@@ -54,7 +54,7 @@ struct Tasks: AsyncParsableCommand {
             printTable(header: ["ID", "STATUS", "PHOTOS", "DUE", "ASSIGNEE", "CREATED", "NAME"],
                        rows: tasks.map { task in
                            [task.id.uuidString.lowercased(), task.status.rawValue, "\(task.photoCount)", task.dueDate, task.assignee.username,
-                            localTime(Date(timeIntervalSince1970: task.createdAt), seconds: false), task.name]
+                            localTime(task.createdAt, seconds: false), task.name]
                        })
         }
     }

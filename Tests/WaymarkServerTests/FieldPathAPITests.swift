@@ -22,9 +22,9 @@ struct FieldPathAPITests {
         var perimeter: Double?
         var length: Double
         var pointCount: Int
-        var startedAt: Double
-        var endedAt: Double
-        var createdAt: Double
+        @UTCTime var startedAt: Date
+        @UTCTime var endedAt: Date
+        @UTCTime var createdAt: Date
         var kml: String
         var points: [[Double?]]?
     }
@@ -75,8 +75,8 @@ struct FieldPathAPITests {
             #expect(abs(area - 10_000) < 50, "a 100 m square is 10,000 m² within 0.5 %")
             #expect(path.name == "Nordacker / Süd")
             #expect(path.pointCount == walk.points.count)
-            #expect(path.startedAt == 1_750_000_000)
-            #expect(path.endedAt == 1_750_000_000 + Double(walk.points.count - 1))
+            #expect(path.startedAt == Date(timeIntervalSince1970: 1_750_000_000))
+            #expect(path.endedAt == Date(timeIntervalSince1970: 1_750_000_000 + Double(walk.points.count - 1)))
             #expect(path.kml == "/api/v1/paths/\(path.id).kml")
             #expect(path.points?.count == walk.points.count)
 

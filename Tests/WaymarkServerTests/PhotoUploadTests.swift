@@ -188,8 +188,9 @@ struct PhotoUploadTests {
                 #expect(response.status == .created, "\(capturedAt): \(response.text)")
                 #expect(try response.decode(PhotoDTO.self).title == title, "\(capturedAt)")
             }
-            // Unix seconds no date-time can write: refused by name. (1e300 made a title without a date.)
-            for capturedAt in ["1e300", "-1e15", "99999999999999", "-62135596801"] {
+            // Times are ISO 8601 text: Unix seconds are refused by name, in range or not (1e300 once made a
+            // title without a date), and so is a time without its zone or one before the year 1.
+            for capturedAt in ["1780300800", "1e300", "-1e15", "99999999999999", "-62135596801", "2026-06-01T10:00:00", "0000-12-31T23:59:59Z"] {
                 let response = try await server.upload(data, token: alice.token, fields: ["capturedAt": capturedAt])
                 #expect(response.status == .badRequest, "\(capturedAt): \(response.status)")
                 #expect(response.text.contains("capturedAt"), "\(capturedAt): \(response.text)")

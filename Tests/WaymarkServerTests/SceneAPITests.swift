@@ -24,7 +24,8 @@ struct SceneAPITests {
             #expect(scene.name == "Old Town Hall")
             #expect(scene.creator.username == alice.user.username)
             #expect(scene.latitude == 49.19522 && scene.longitude == 16.60796 && scene.accuracy == 4.5 && scene.heading == 87.5)
-            #expect(scene.capturedAt == 1_588_320_000)
+            #expect(scene.capturedAt == Date(timeIntervalSince1970: 1_588_320_000))
+            #expect(response.text.contains(#""capturedAt":"2020-05-01T08:00:00.000Z""#), "times are RFC 3339 in UTC: \(response.text)")
             #expect(abs(scene.attitude.w - 0.5.squareRoot()) < 1e-12 && abs(scene.attitude.x - 0.5.squareRoot()) < 1e-12, "\(scene.attitude)")
             #expect(scene.rephotographs == [] && scene.rephotographCount == 0)
             #expect(scene.reference.bytes == image.count && scene.reference.latitude == 49.19522)
@@ -283,9 +284,12 @@ struct SceneAPITests {
                                                          image: try SceneImages.rephotograph, idempotencyKey: "bob-1")
             #expect(try again.status == .created && (again.decode(RephotographDTO.self)).photo.id == bobs.photo.id)
             #expect(try await server.rows(CreatePhotos.table, "owner_id", bob.user.id) == 1)
-            let middle = try await server.addRephotograph(scene.id, token: carol.token, metadata: sceneMetadata(latitude: here.lat + 0.0001, longitude: here.lon, capturedAt: 1_656_000_000),
+            let middle = try await server.addRephotograph(scene.id, token: carol.token, metadata: sceneMetadata(latitude: here.lat + 0.0001, longitude: here.lon, capturedAt: "2022-06-23T16:00:00Z"),
                                                           image: try SceneImages.jpeg("Sony"))
             #expect(middle.status == .created, "\(middle.text)")
+            // Times are ISO 8601 text: Unix seconds are refused by name.
+            let seconds = try await server.addRephotograph(scene.id, token: carol.token, metadata: sceneMetadata(capturedAt: 1_656_000_000), image: try SceneImages.jpeg("Sony"))
+            #expect(seconds.status == .badRequest && seconds.text.contains("capturedAt"), "\(seconds.text)")
             let carols = try middle.decode(RephotographDTO.self)
             #expect(carols.photo.latitude == here.lat + 0.0001)
             #expect(try await server.addRephotograph(scene.id, token: nil, metadata: sceneMetadata(), image: try SceneImages.rephotograph).status == .unauthorized)

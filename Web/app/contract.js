@@ -10,6 +10,11 @@
  */
 
 /**
+ * An instant as the API writes it: RFC 3339 in UTC with milliseconds, e.g. 2026-06-01T10:00:00.000Z.
+ * @typedef {string} Instant
+ */
+
+/**
  * @typedef {object} MapTiles
  * @property {string} url A URL template with {z}, {x} and {y}.
  * @property {string} attribution
@@ -97,7 +102,7 @@
  * @property {string} displayName
  * @property {string | null} email
  * @property {'user' | 'officer' | 'admin'} role
- * @property {number} createdAt Unix seconds.
+ * @property {Instant} createdAt
  */
 
 /**
@@ -110,7 +115,7 @@
  * @typedef {object} DeviceKey
  * @property {string} key
  * @property {string} name
- * @property {number} createdAt
+ * @property {Instant} createdAt
  */
 
 /**
@@ -118,7 +123,7 @@
  * @property {string} key
  * @property {string} secret
  * @property {string} name
- * @property {number} createdAt
+ * @property {Instant} createdAt
  */
 
 /**
@@ -130,8 +135,8 @@
  *     displayName: string,
  *   }} owner
  * @property {string} title
- * @property {number} capturedAt Unix seconds.
- * @property {number} uploadedAt
+ * @property {Instant} capturedAt
+ * @property {Instant} uploadedAt
  * @property {number | null} [latitude]
  * @property {number | null} [longitude]
  * @property {number | null} [altitude]
@@ -184,8 +189,8 @@
  * @property {string | null} returnReason Why an officer last returned it; null if never.
  * @property {TaskPerson} assignee
  * @property {TaskPerson} createdBy
- * @property {number} createdAt Unix seconds.
- * @property {number} updatedAt Unix seconds.
+ * @property {Instant} createdAt
+ * @property {Instant} updatedAt
  * @property {number} photoCount
  * @property {Array<Photo>} [photos] Only in the answer about one task.
  * @property {Array<string>} [sentPhotoIds] With photos: the ids of those sent with the task (evidence: they can never be deleted).
@@ -196,7 +201,7 @@
  * @property {'new' | 'open' | 'data_provided' | 'returned' | null} from null for the task's creation.
  * @property {'new' | 'open' | 'data_provided' | 'returned'} to
  * @property {TaskPerson} actor
- * @property {number} at Unix seconds.
+ * @property {Instant} at
  * @property {string | null} reason The reason of a return.
  */
 
@@ -219,9 +224,9 @@
  * @property {number | null} perimeter m round the closed polygon; null as area.
  * @property {number} length m along the walk, not closed.
  * @property {number} pointCount
- * @property {number} startedAt The first point's time
- * @property {number} endedAt The last point's time
- * @property {number} createdAt When the server stored it
+ * @property {Instant} startedAt The first point's time.
+ * @property {Instant} endedAt The last point's time.
+ * @property {Instant} createdAt When the server stored it.
  * @property {string} kml The KML export's path.
  */
 
@@ -233,9 +238,9 @@
  * @property {number | null} perimeter
  * @property {number} length
  * @property {number} pointCount
- * @property {number} startedAt
- * @property {number} endedAt
- * @property {number} createdAt
+ * @property {Instant} startedAt
+ * @property {Instant} endedAt
+ * @property {Instant} createdAt
  * @property {string} kml
  * @property {Array<FieldPathPoint>} points
  */
@@ -296,7 +301,7 @@
  * @property {string | null} [name]
  * @property {number} latitude Where the photographer stood (the pin).
  * @property {number} longitude
- * @property {string} capturedAt ISO 8601 with its zone (Unix seconds are read too).
+ * @property {string} capturedAt ISO 8601 with its zone, e.g. 2026-06-01T10:00:00+02:00.
  * @property {Attitude} attitude
  * @property {number | null} [heading] Compass heading, degrees clockwise from true north.
  * @property {number | null} [accuracy] Metres.
@@ -337,7 +342,7 @@
  * @property {Photo} photo
  * @property {Attitude} attitude
  * @property {number | null} heading
- * @property {number} addedAt Unix seconds.
+ * @property {Instant} addedAt
  */
 
 /**
@@ -352,8 +357,8 @@
  * @property {number} latitude
  * @property {number} longitude
  * @property {number | null} accuracy
- * @property {number} capturedAt Unix seconds.
- * @property {number} createdAt
+ * @property {Instant} capturedAt
+ * @property {Instant} createdAt
  * @property {Attitude} attitude
  * @property {number | null} heading
  * @property {Photo} reference
@@ -593,7 +598,7 @@
  *     query: { latitude: number, longitude: number, altitude?: number, time?: string, constellation?: 'gps' | 'galileo' | 'glonass' | 'beidou' | 'all' },
  *     body: undefined,
  *     answer: {
- *         time: string,
+ *         time: Instant,
  *         elements: {
  *           satellites: number,
  *           oldestEpoch: string | null,

@@ -131,10 +131,10 @@ export function apply(root) {
 }
 
 /**
- * A date and time (Unix seconds) as this language writes it.
- * @param {number} seconds
+ * A date and time as this language writes it.
+ * @param {string | Date} when an instant as the API writes it (ISO 8601), or a Date
  * @param {string} [lang]
  */
-export function formatDate(seconds, lang = current) {
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(seconds * 1000));
+export function formatDate(when, lang = current) {
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(when));
 }

@@ -77,13 +77,13 @@ export function formatRadius(meters, language, system) {
 }
 
 /**
- * The day of a photo (Unix seconds): `Nov 24, 2026` / `24.11.2026`.
- * @param {number} seconds
+ * The day of a photo: `Nov 24, 2026` / `24.11.2026`.
+ * @param {string | Date} when an instant as the API writes it (ISO 8601), or a Date
  * @param {string} language
  * @param {string} [timeZone] for tests; the browser's own by default
  */
-export function formatDay(seconds, language, timeZone) {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone }).format(new Date(seconds * 1000));
+export function formatDay(when, language, timeZone) {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone }).format(new Date(when));
 }
 
 /**

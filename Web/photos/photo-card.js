@@ -19,6 +19,6 @@ export function photoCard(photo, system) {
       el('span', { class: 'photo-card-title' }, photo.title),
       el('span', { class: 'photo-card-meta' },
         distance ? el('span', { class: 'distance' }, distance) : null,
-        el('time', { datetime: new Date(photo.capturedAt * 1000).toISOString() }, day),
+        el('time', { datetime: photo.capturedAt }, day),
         photo.visibility === 'private' ? el('span', { class: 'badge' }, t('photo.private')) : null)));
 }

@@ -46,7 +46,7 @@ export function myScenesQuery(page = {}) {
 
 /**
  * What a scene is called: its name, or (a scene may have none) the day it was taken.
- * @param {{name: string | null, capturedAt: number}} scene
+ * @param {{name: string | null, capturedAt: string}} scene
  * @param {string} language
  * @param {string} [timeZone] for tests
  */
@@ -249,13 +249,13 @@ export function mayRemoveRephotograph(user, scene, rephotograph) {
 /**
  * The timeline oldest first, as the server sends it; sorted again by capture time (stable) so
  * that a list put together elsewhere reads the same.
- * @template {{photo: {capturedAt: number}}} T
+ * @template {{photo: {capturedAt: string}}} T
  * @param {readonly T[]} entries
  * @returns {T[]}
  */
 export function oldestFirst(entries) {
   return entries.map((entry, index) => ({ entry, index }))
-    .sort((a, b) => a.entry.photo.capturedAt - b.entry.photo.capturedAt || a.index - b.index)
+    .sort((a, b) => Date.parse(a.entry.photo.capturedAt) - Date.parse(b.entry.photo.capturedAt) || a.index - b.index)
     .map(({ entry }) => entry);
 }
 

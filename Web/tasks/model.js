@@ -43,8 +43,8 @@ export function isEditable(status) {
  * The server says which were sent (`sentPhotoIds`). A copy kept on the phone by an older version
  * lacks it: then a returned task counts as sent with every photo it had before its last return.
  * A task that is not editable has none to delete.
- * @param {{status: string, photos?: readonly {id: string, uploadedAt: number}[], sentPhotoIds?: readonly string[]}} task
- * @param {readonly {to: string, at: number}[]} history oldest first
+ * @param {{status: string, photos?: readonly {id: string, uploadedAt: string}[], sentPhotoIds?: readonly string[]}} task
+ * @param {readonly {to: string, at: string}[]} history oldest first (times as the API writes them, ISO 8601)
  * @returns {Set<string>}
  */
 export function unsentPhotoIds(task, history) {
@@ -57,8 +57,8 @@ export function unsentPhotoIds(task, history) {
   const returns = history.filter((entry) => entry.to === 'returned');
   if (task.status !== 'returned' || returns.length === 0) return new Set(photos.map((photo) => photo.id));
   // The server counts whole seconds in one place and fractions in another: a photo of the same second as the return is after it.
-  const since = Math.floor(returns[returns.length - 1].at);
-  return new Set(photos.filter((photo) => photo.uploadedAt >= since).map((photo) => photo.id));
+  const since = Math.floor(Date.parse(returns[returns.length - 1].at) / 1000) * 1000;
+  return new Set(photos.filter((photo) => Date.parse(photo.uploadedAt) >= since).map((photo) => photo.id));
 }
 
 /**

@@ -115,15 +115,7 @@ public struct ReceiptMetadata: Sendable, Equatable {
     /// An instant as a receipt writes it: RFC 3339 in UTC with exactly three fraction digits
     /// (milliseconds, rounded), e.g. `2026-06-01T10:00:00.123Z`.
     public static func receivedAtText(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded())
-        let seconds = milliseconds.quotientAndRemainder(dividingBy: 1_000)
-        let whole = seconds.remainder < 0 ? seconds.quotient - 1 : seconds.quotient
-        let fraction = seconds.remainder < 0 ? seconds.remainder + 1_000 : seconds.remainder
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        let text = formatter.string(from: Date(timeIntervalSince1970: Double(whole)))
-        return String(text.dropLast()) + "." + String(format: "%03d", Int(fraction)) + "Z"
+        InternetTime.text(date)
     }
 }
 

@@ -18,7 +18,7 @@ struct Account: Sendable, Equatable {
     /// The account as the API shows it (never its password hash).
     var dto: UserDTO {
         UserDTO(id: id, username: username, displayName: displayName, email: email, role: role,
-                createdAt: Int(createdAt.timeIntervalSince1970))
+                createdAt: createdAt)
     }
 }
 

@@ -25,7 +25,7 @@ struct KeyController: Sendable {
         try await consumers.create(consumer)
         request.logger.info("device key created", metadata: ["user": "\(user.account.id)", "key": "\(consumer.apiKey)"])
         let created = NewDeviceKeyDTO(key: consumer.apiKey, secret: consumer.secret, name: consumer.name,
-                                      createdAt: Int(consumer.createdAt.timeIntervalSince1970))
+                                      createdAt: consumer.createdAt)
         // The secret is shown once: no cache may keep it.
         let response = try Response.json(created, status: .created)
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
@@ -36,7 +36,7 @@ struct KeyController: Sendable {
         let user = try request.auth.require(SignedInUser.self)
         let items = try await consumers.list(userID: user.account.id)
             .filter { $0.revokedAt == nil }
-            .map { DeviceKeyDTO(key: $0.apiKey, name: $0.name, createdAt: Int($0.createdAt.timeIntervalSince1970)) }
+            .map { DeviceKeyDTO(key: $0.apiKey, name: $0.name, createdAt: $0.createdAt) }
         return try Response.json(Page(items: items, next: nil))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Vapor
+import WaymarkAPI
 import WaymarkCore
 
 /// A field path as the API answers it: `{id, name, area, perimeter, length, pointCount,
@@ -12,9 +13,9 @@ struct FieldPathDTO: Encodable, Sendable {
     var perimeter: Double?
     var length: Double
     var pointCount: Int
-    var startedAt: Double
-    var endedAt: Double
-    var createdAt: Double
+    @UTCTime var startedAt: Date
+    @UTCTime var endedAt: Date
+    @UTCTime var createdAt: Date
     /// Where the KML export is.
     var kml: String
 
@@ -25,9 +26,9 @@ struct FieldPathDTO: Encodable, Sendable {
         perimeter = path.perimeter
         length = path.length
         pointCount = path.pointCount
-        startedAt = path.startedAt.timeIntervalSince1970
-        endedAt = path.endedAt.timeIntervalSince1970
-        createdAt = path.createdAt.timeIntervalSince1970
+        startedAt = path.startedAt
+        endedAt = path.endedAt
+        createdAt = path.createdAt
         kml = "/api/v1/paths/\(id).kml"
     }
 
@@ -41,9 +42,9 @@ struct FieldPathDTO: Encodable, Sendable {
         try container.encode(perimeter, forKey: .perimeter)
         try container.encode(length, forKey: .length)
         try container.encode(pointCount, forKey: .pointCount)
-        try container.encode(startedAt, forKey: .startedAt)
-        try container.encode(endedAt, forKey: .endedAt)
-        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(_startedAt, forKey: .startedAt)
+        try container.encode(_endedAt, forKey: .endedAt)
+        try container.encode(_createdAt, forKey: .createdAt)
         try container.encode(kml, forKey: .kml)
     }
 

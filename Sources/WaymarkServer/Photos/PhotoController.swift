@@ -88,8 +88,8 @@ struct PhotoController: Sendable {
         }
         func instant(_ name: String) throws -> Date? {
             guard let text = try? request.query.get(String.self, at: name) else { return nil }
-            guard let date = Self.instant(text) else {
-                throw APIError.badRequest(.invalidQuery, "\(name) must be an ISO 8601 time with its zone (2026-06-01T10:00:00Z) or Unix seconds.")
+            guard let date = InternetTime.date(text) else {
+                throw APIError.badRequest(.invalidQuery, "\(name) must be an ISO 8601 time with its zone, e.g. 2026-06-01T10:00:00Z.")
             }
             return date
         }
@@ -128,18 +128,6 @@ struct PhotoController: Sendable {
     }
 }
 
-extension PhotoController {
-    /// An RFC 3339 time (with or without fractions of a second, `T`/`Z` in either case) or Unix seconds.
-    static func instant(_ text: String) -> Date? {
-        if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
-        let upper = text.uppercased()
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return plain.date(from: upper) ?? fractional.date(from: upper)
-    }
-}
 
 /// Owners of the photos of one answer, each read once.
 struct OwnerCache {
@@ -161,8 +149,8 @@ struct OwnerCache {
         }
         let base = "/api/v1/photos/\(photo.id.uuidString.lowercased())"
         return PhotoDTO(
-            id: photo.id, owner: owner, title: photo.title, capturedAt: photo.capturedAt.timeIntervalSince1970,
-            uploadedAt: photo.uploadedAt.timeIntervalSince1970, latitude: photo.place?.latitude, longitude: photo.place?.longitude,
+            id: photo.id, owner: owner, title: photo.title, capturedAt: photo.capturedAt,
+            uploadedAt: photo.uploadedAt, latitude: photo.place?.latitude, longitude: photo.place?.longitude,
             altitude: photo.place?.altitude, accuracy: photo.place?.accuracy, azimuth: photo.azimuth, tilt: photo.tilt,
             width: photo.width, height: photo.height, bytes: photo.bytes, mime: photo.mime, sha256: photo.sha256,
             visibility: photo.visibility.rawValue,

@@ -66,7 +66,7 @@ struct PhotoFields: Sendable, Equatable {
             throw .field("title", "title must be at most 200 characters, with no control characters.")
         }
         if let text = fields["capturedAt"] {
-            guard let date = PhotoController.instant(text) else {
+            guard let date = InternetTime.date(text) else {
                 throw .field("capturedAt", "capturedAt must be an ISO 8601 time with its zone, e.g. 2026-06-01T10:00:00+02:00.")
             }
             guard Self.captureYears.contains(date) else {

@@ -168,7 +168,7 @@ extension SceneController {
         guard let photo = try await photos.photo(id: rephotograph.photoID) else { throw Self.notFound }
         var owners = OwnerCache(accounts: accounts)
         let dto = RephotographDTO(photo: try await owners.dto(photo, distance: nil, viewer: viewer), attitude: rephotograph.attitude,
-                                  heading: rephotograph.heading, addedAt: rephotograph.addedAt.timeIntervalSince1970)
+                                  heading: rephotograph.heading, addedAt: rephotograph.addedAt)
         let response = try Response.json(dto, status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/scenes/\(rephotograph.sceneID.uuidString.lowercased())")
         return response

@@ -152,13 +152,13 @@ struct SceneController: Sendable {
             for rephotograph in try await scenes.rephotographs(scene: scene.id) {
                 guard let photo = try await visiblePhoto(rephotograph.photoID, viewer: viewer) else { continue }
                 items.append(RephotographDTO(photo: try await owners.dto(photo, distance: nil, viewer: viewer), attitude: rephotograph.attitude,
-                                             heading: rephotograph.heading, addedAt: rephotograph.addedAt.timeIntervalSince1970))
+                                             heading: rephotograph.heading, addedAt: rephotograph.addedAt))
             }
             list = items
         }
         return SceneDTO(
             id: scene.id, name: scene.name, creator: referenceDTO.owner, latitude: scene.latitude, longitude: scene.longitude,
-            accuracy: scene.accuracy, capturedAt: scene.capturedAt.timeIntervalSince1970, createdAt: scene.createdAt.timeIntervalSince1970,
+            accuracy: scene.accuracy, capturedAt: scene.capturedAt, createdAt: scene.createdAt,
             attitude: scene.attitude, heading: scene.heading, reference: referenceDTO, feetShot: feetShot,
             rephotographCount: list?.count ?? count ?? 0, rephotographs: list,
             address: await addresses.address(latitude: scene.latitude, longitude: scene.longitude, streetLanguage: streetLanguage),

@@ -59,8 +59,8 @@ struct SkyController: Sendable {
                                      epochAgeDays: abs(query.time.timeIntervalSince(epoch)) / 86_400)
         }
         let answer = SkyView(
-            time: Self.iso(query.time),
-            elements: SkyView.Elements(satellites: considered.count, oldestEpoch: epochs.min().map(Self.iso), newestEpoch: epochs.max().map(Self.iso)),
+            time: InternetTime.text(query.time),
+            elements: SkyView.Elements(satellites: considered.count, oldestEpoch: epochs.min().map(InternetTime.text), newestEpoch: epochs.max().map(InternetTime.text)),
             satellites: shown)
         return (answer, failures.count)
     }
@@ -84,7 +84,7 @@ struct SkyController: Sendable {
         let altitude = try number("altitude", altitudes, "a number of metres from −500 to 10000") ?? 0
         var time = now
         if let value = text("time") {
-            guard let date = instant(value) else {
+            guard let date = InternetTime.date(value) else {
                 throw APIError.badRequest(.invalidQuery, "time must be an ISO 8601 time with its zone, e.g. 2022-02-03T12:00:00Z.")
             }
             guard times.contains(date) else {
@@ -100,37 +100,5 @@ struct SkyController: Sendable {
             constellation = chosen
         }
         return Query(observer: SkyObserver(latitude: latitude, longitude: longitude, height: altitude), time: time, constellation: constellation)
-    }
-
-    /// An ISO 8601 time with its zone (`Z` or an offset), with or without fractional seconds.
-    /// A date or time that does not exist (February 30, 24:00, a leap second) is refused, not rolled over.
-    static func instant(_ text: String) -> Date? {
-        let upper = text.uppercased()
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let date = plain.date(from: upper) ?? fractional.date(from: upper), upper.count >= 20 else { return nil }
-        // The zone as written: Z, or ±hh:mm after the seconds (and their fraction).
-        var offset = 0
-        if !upper.hasSuffix("Z") {
-            let zone = upper.suffix(6)
-            guard let sign = zone.first, sign == "+" || sign == "-", let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2))
-            else { return nil }
-            offset = (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
-        }
-        guard let zone = TimeZone(secondsFromGMT: offset) else { return nil }
-        let echo = ISO8601DateFormatter()
-        echo.formatOptions = [.withInternetDateTime]
-        echo.timeZone = zone
-        return echo.string(from: date).prefix(19) == upper.prefix(19) ? date : nil
-    }
-
-    /// A time in UTC, with milliseconds only when it has a fraction of a second.
-    static func iso(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-        formatter.formatOptions = whole ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
     }
 }

@@ -128,7 +128,7 @@ struct TaskController: Sendable {
         let viewer = try request.auth.require(SignedInUser.self).account
         let task = try await visibleTask(request, viewer: viewer)
         let entries = try await tasks.history(of: task.id).map {
-            TaskHistoryEntryDTO(from: $0.from, to: $0.to, actor: $0.actor, at: $0.at.timeIntervalSince1970, reason: $0.reason)
+            TaskHistoryEntryDTO(from: $0.from, to: $0.to, actor: $0.actor, at: $0.at, reason: $0.reason)
         }
         return try Response.json(WaymarkAPI.Page(items: entries, next: nil))
     }
@@ -277,7 +277,7 @@ struct TaskController: Sendable {
     static func dto(_ task: TaskRecord, photos: [PhotoDTO]?, sentPhotoIds: [UUID]? = nil) -> TaskDTO {
         TaskDTO(id: task.id, name: task.name, instructions: task.instructions, dueDate: task.dueDate, note: task.note, status: task.status,
                 returnReason: task.returnReason, assignee: task.assignee, createdBy: task.createdBy,
-                createdAt: task.createdAt.timeIntervalSince1970, updatedAt: task.updatedAt.timeIntervalSince1970,
+                createdAt: task.createdAt, updatedAt: task.updatedAt,
                 photoCount: task.photoCount, photos: photos, sentPhotoIds: sentPhotoIds)
     }
 

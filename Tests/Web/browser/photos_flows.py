@@ -2,7 +2,9 @@
 photos put in through the API by another account, and the nearby answer to check what arrived."""
 import math
 import random
+import re
 import subprocess
+from datetime import datetime
 
 from conftest import username
 
@@ -14,6 +16,13 @@ def here():
     north (so every test's distances read the same), because on PostgreSQL the servers of all
     tests share one database and a nearby search must find only this test's photos."""
     return {"latitude": round(random.uniform(40, 60), 6), "longitude": round(random.uniform(-120, 140), 6), "accuracy": 12}
+
+
+def instant(text):
+    """An instant as the API writes it (RFC 3339 in UTC with milliseconds, as JavaScript's
+    toISOString) in Unix seconds, read by Python's own ISO 8601 reader."""
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z", text), f"not an API instant: {text!r}"
+    return datetime.fromisoformat(text).timestamp()
 
 
 def offset(place, north=0.0, east=0.0):

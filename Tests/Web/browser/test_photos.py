@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from conftest import messages, username
 from flows import sign_up
-from photos_flows import PASSWORD, here, make_jpeg, nearby, offset, other_person, upload_through_api
+from photos_flows import PASSWORD, here, instant, make_jpeg, nearby, offset, other_person, upload_through_api
 
 # Another person's photos 30 m east and 45 m west of the phone (on the map they and the phone's
 # photo make one cluster until zoomed in) and 420 m north; what the phone shows as the distances
@@ -100,7 +100,7 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
     assert photo["title"] == title
     assert abs(photo["latitude"] - spot["latitude"]) < 1e-6 and abs(photo["longitude"] - spot["longitude"]) < 1e-6
     assert photo["accuracy"] == pytest.approx(spot["accuracy"], abs=0.5)
-    assert photo["capturedAt"] == pytest.approx(jpeg.stat().st_mtime, abs=2), "just taken: the file's time is the capture time"
+    assert instant(photo["capturedAt"]) == pytest.approx(jpeg.stat().st_mtime, abs=2), "just taken: the file's time is the capture time"
     expect(page.get_by_role("status")).to_have_text(m["upload.status.sent"].replace("{title}", title))
     expect(page.get_by_role("link", name=m["upload.sentLink"].replace("{title}", title))).to_be_visible()
     phone.shot("2-uploaded")

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from conftest import messages, username, wait_for_service_worker
 from flows import sign_up
-from photos_flows import PASSWORD, here, make_jpeg, nearby, offset, other_person, upload_through_api
+from photos_flows import PASSWORD, here, instant, make_jpeg, nearby, offset, other_person, upload_through_api
 
 
 def test_an_upload_made_offline_arrives_when_the_network_is_back(phone_for, api, tmp_path):
@@ -49,7 +49,7 @@ def test_an_upload_made_offline_arrives_when_the_network_is_back(phone_for, api,
     photo = sent.value.json()
     assert photo["title"] == "Taken in a tunnel"
     assert abs(photo["latitude"] - spot["latitude"]) < 1e-6, "the position of when it was taken"
-    assert photo["capturedAt"] == pytest.approx(jpeg.stat().st_mtime, abs=2), "the time it was taken, not the time it arrived"
+    assert instant(photo["capturedAt"]) == pytest.approx(jpeg.stat().st_mtime, abs=2), "the time it was taken, not the time it arrived"
     expect(page.get_by_role("status")).to_have_text(m["upload.status.sent"].replace("{title}", "Taken in a tunnel"))
     expect(page.locator(".upload-item")).to_have_count(0)
     phone.shot("3-arrived")

@@ -36,7 +36,7 @@ test('a page of my scenes', () => {
 });
 
 test('a scene is called by its name, else by the day it was taken', () => {
-  const may = Date.UTC(2020, 4, 1, 8, 0, 0) / 1000;
+  const may = '2020-05-01T08:00:00.000Z';
   assert.equal(sceneTitle({ name: '  Old mill ', capturedAt: may }, 'en', 'UTC'), 'Old mill');
   assert.equal(sceneTitle({ name: null, capturedAt: may }, 'en', 'UTC'), 'May 1, 2020');
   assert.equal(sceneTitle({ name: '   ', capturedAt: may }, 'de', 'UTC'), '01.05.2020');

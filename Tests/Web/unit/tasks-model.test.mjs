@@ -30,14 +30,15 @@ test('a task is editable while new, open or returned', () => {
 });
 
 test('only photos added since the last return may be deleted; none once sent', () => {
-  const photos = [{ id: 'a', uploadedAt: 100 }, { id: 'b', uploadedAt: 150 }, { id: 'c', uploadedAt: 300 }, { id: 'd', uploadedAt: 400 }];
-  const history = [{ to: 'new', at: 50 }, { to: 'open', at: 60 }, { to: 'data_provided', at: 200 }, { to: 'returned', at: 300.7 }];
+  const at = (seconds) => new Date(seconds * 1000).toISOString();
+  const photos = [{ id: 'a', uploadedAt: at(100) }, { id: 'b', uploadedAt: at(150) }, { id: 'c', uploadedAt: at(300) }, { id: 'd', uploadedAt: at(400) }];
+  const history = [{ to: 'new', at: at(50) }, { to: 'open', at: at(60) }, { to: 'data_provided', at: at(200) }, { to: 'returned', at: at(300.7) }];
   assert.deepEqual([...unsentPhotoIds({ status: 'open', photos }, history.slice(0, 2))].sort(), ['a', 'b', 'c', 'd']);
   assert.deepEqual([...unsentPhotoIds({ status: 'returned', photos }, history)].sort(), ['c', 'd']);
   assert.equal(unsentPhotoIds({ status: 'data_provided', photos }, history).size, 0);
   // The server's own list wins over times: all four in one second, two of them sent.
-  const sameSecond = photos.map((photo) => ({ ...photo, uploadedAt: 5000 }));
-  const returnedAtOnce = [{ to: 'new', at: 5000 }, { to: 'data_provided', at: 5000 }, { to: 'returned', at: 5000.4 }];
+  const sameSecond = photos.map((photo) => ({ ...photo, uploadedAt: at(5000) }));
+  const returnedAtOnce = [{ to: 'new', at: at(5000) }, { to: 'data_provided', at: at(5000) }, { to: 'returned', at: at(5000.4) }];
   assert.deepEqual([...unsentPhotoIds({ status: 'returned', photos: sameSecond, sentPhotoIds: ['a', 'b'] }, returnedAtOnce)].sort(), ['c', 'd']);
   assert.deepEqual([...unsentPhotoIds({ status: 'returned', photos: sameSecond, sentPhotoIds: ['a', 'b', 'c', 'd'] }, returnedAtOnce)], []);
   assert.equal(unsentPhotoIds({ status: 'data_provided', photos: sameSecond, sentPhotoIds: [] }, returnedAtOnce).size, 0);

@@ -228,7 +228,7 @@ export async function render(root) {
     /** @type {Entry[]} */
     const all = local.map((path) => ({ local: path, server: remote.find((item) => item.id === path.serverId) ?? null }));
     for (const item of remote) if (!byServerId.has(item.id)) all.push({ local: null, server: item });
-    const when = /** @param {Entry} entry */ (entry) => entry.local ? entry.local.createdAt / 1000 : entry.server.createdAt;
+    const when = /** @param {Entry} entry */ (entry) => entry.local ? entry.local.createdAt : Date.parse(entry.server.createdAt);
     return all.sort((a, b) => when(b) - when(a));
   }
 
@@ -238,7 +238,7 @@ export async function render(root) {
     const state = server ? 'sent' : (local?.state ?? 'unsent');
     const name = (local ? local.name.trim() : server?.name ?? '') || t('paths.unnamed');
     const measure = server ? { area: server.area, perimeter: server.perimeter, length: server.length } : local?.measure;
-    const started = local && local.points.length > 0 ? local.points[0].time : server ? server.startedAt : 0;
+    const started = local && local.points.length > 0 ? new Date(local.points[0].time * 1000) : server ? server.startedAt : new Date(0);
     const serverId = server?.id ?? local?.serverId ?? null;
     const actions = el('p', { class: 'actions' });
     if (state !== 'sent' && local) {

@@ -103,7 +103,7 @@ export async function render(root, context) {
     figure,
     heading,
     el('p', { class: 'photo-meta' },
-      el('time', { datetime: new Date(photo.capturedAt * 1000).toISOString() }, formatDate(photo.capturedAt)),
+      el('time', { datetime: photo.capturedAt }, formatDate(photo.capturedAt)),
       ' · ', t('photo.by', { name: owner }),
       badge),
     el('p', { class: 'actions' }, save, pdf,

@@ -76,7 +76,7 @@ export async function render(root, context) {
     return;
   }
   const shown = route;
-  const when = formatDate(shown.startedAt);
+  const when = formatDate(new Date(shown.startedAt * 1000));
   context.title(when);
   /** @type {'metric' | 'imperial'} */
   let units = await preferredUnits();

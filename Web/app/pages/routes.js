@@ -215,7 +215,7 @@ export async function render(root) {
 
   /** @param {RouteSummary} route */
   function row(route) {
-    const when = formatDate(route.startedAt);
+    const when = formatDate(new Date(route.startedAt * 1000));
     const detailParts = [distanceText(route.distance ?? 0, units), formatDuration(route.elapsed ?? 0)];
     const box = el('input', { type: 'checkbox', class: 'route-check', 'aria-label': t('routes.select', { when }) });
     // The route being recorded opens the recording screen, where it goes on (or is stopped).

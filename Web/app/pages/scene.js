@@ -133,7 +133,7 @@ export async function render(root, context) {
       el('a', { href: `/photos/${encodeURIComponent(item.photo.id)}`, 'aria-label': t('scenes.detail.rephotographLabel', { name: by, date: formatDate(item.photo.capturedAt, lang) }) },
         el('img', { src: item.photo.urls.thumb, alt: '', width: 256, height: 256, loading: 'lazy', decoding: 'async' }),
         el('span', { class: 'scene-strip-meta' },
-          el('time', { datetime: new Date(item.photo.capturedAt * 1000).toISOString() }, formatDate(item.photo.capturedAt, lang)),
+          el('time', { datetime: item.photo.capturedAt }, formatDate(item.photo.capturedAt, lang)),
           el('span', {}, by))),
       remove);
   };
@@ -189,7 +189,7 @@ export async function render(root, context) {
     header,
     el('h1', { class: 'scene-title' }, title),
     el('p', { class: 'scene-meta' },
-      el('time', { datetime: new Date(scene.capturedAt * 1000).toISOString() }, formatDate(scene.capturedAt, lang)),
+      el('time', { datetime: scene.capturedAt }, formatDate(scene.capturedAt, lang)),
       ' · ', t('scenes.detail.by', { name: creator })),
     el('p', { class: 'actions' }, retake, navigate, mapToggle),
     user ? '' : el('p', { class: 'hint' }, t('scenes.detail.signInHint')),
@@ -221,7 +221,7 @@ export async function render(root, context) {
           el('a', { href: `/photos/${encodeURIComponent(entry.photo.id)}` },
             el('img', { src: entry.photo.urls.thumb, alt: '', width: 256, height: 256, loading: 'lazy', decoding: 'async' }),
             el('span', { class: 'scene-timeline-text' },
-              el('time', { datetime: new Date(entry.photo.capturedAt * 1000).toISOString() }, formatDate(entry.photo.capturedAt, lang)),
+              el('time', { datetime: entry.photo.capturedAt }, formatDate(entry.photo.capturedAt, lang)),
               el('span', { class: 'scene-timeline-kind' }, t(entry.kind === 'reference' ? 'scenes.detail.kindReference' : 'scenes.detail.kindRephotograph')),
               el('span', { class: 'hint' }, by))));
       }));

@@ -76,7 +76,7 @@ export async function render(root, context) {
     if (left) return;
     const [records, last] = await Promise.all([cache.count(), cache.lastUpload()]);
     count.textContent = new Intl.NumberFormat(document.documentElement.lang || undefined).format(records);
-    lastUpload.textContent = last === null ? t('vault.user.never') : formatDate(last / 1000);
+    lastUpload.textContent = last === null ? t('vault.user.never') : formatDate(new Date(last));
   }
 
   /** @param {PushReport} report */
