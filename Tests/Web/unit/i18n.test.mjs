@@ -58,6 +58,16 @@ function usedKeys() {
   return used;
 }
 
+test('German speaks to the user as du, never Sie or Ihr (seed 002’s own voice)', () => {
+  // "Sie" may begin a sentence as "it" or "they" ("Sie bleibt auf diesem Telefon"); inside a
+  // sentence, and "Ihr"/"Ihnen" anywhere, it is the formal "you".
+  const formal = /(?<![.!?:;–]\s|^)\bSie\b|\b(?:Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres|Ihnen)\b/u;
+  const offending = Object.entries(de).filter(([, text]) => formal.test(text)).map(([key, text]) => `${key}: ${text}`);
+  assert.deepEqual(offending, []);
+  assert.ok(formal.test('Melden Sie sich an.') && formal.test('Ihre Route') && formal.test('Sie haben noch keine. Tippen Sie hier.'), 'the check finds the formal voice');
+  assert.ok(!formal.test('Sie bleibt auf diesem Telefon; ohne sie kann niemand deine Routen lesen.'), 'a sentence that begins with "it" is not formal');
+});
+
 test('every key used in Web/ exists in both languages', () => {
   const used = usedKeys();
   assert.ok(used.size > 40, `found only ${used.size} keys: is the scan broken?`);
