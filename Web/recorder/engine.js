@@ -567,14 +567,30 @@ const METRES_PER_MILE = 1609.344;
  * A distance as the recording screen writes it (SRR-01, SRR-10): metres (yards) under 1 km
  * (1 mile), else kilometres (miles) with two decimals, one from 10 on: `523 m`, `1.23 km`,
  * `12.3 km`, `572 yd`, `1.23 mi`. The unit is chosen after rounding, so 999.6 m reads `1.00 km`.
+ * The decimal separator is the language's (`1,23 km` in German); no digits are grouped.
  * @param {number} metres
  * @param {Units} units
+ * @param {string} [language] a BCP 47 tag
  */
-export function formatDistance(metres, units) {
+export function formatDistance(metres, units, language = 'en') {
   // Clamped as in Swift, where integer arithmetic would overflow on absurd input.
   const m = Number.isFinite(metres) ? Math.min(Math.max(0, metres), 1e12) : 0;
-  if (units === 'imperial') return formatUnits(m / METRES_PER_YARD, 'yd', 1760, m / METRES_PER_MILE, 'mi');
-  return formatUnits(m, 'm', 1000, m / 1000, 'km');
+  const separator = decimalSeparator(language);
+  if (units === 'imperial') return formatUnits(m / METRES_PER_YARD, 'yd', 1760, m / METRES_PER_MILE, 'mi', separator);
+  return formatUnits(m, 'm', 1000, m / 1000, 'km', separator);
+}
+
+/**
+ * The decimal separator of a language, as `Intl.NumberFormat` has it (CLDR's, as Swift's
+ * `Locale.decimalSeparator`); `.` for a tag that is not one.
+ * @param {string} language
+ */
+export function decimalSeparator(language) {
+  try {
+    return new Intl.NumberFormat(language).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  } catch {
+    return '.';
+  }
 }
 
 /**
@@ -583,15 +599,16 @@ export function formatDistance(metres, units) {
  * @param {number} smallPerLarge
  * @param {number} large
  * @param {string} largeUnit
+ * @param {string} separator
  */
-function formatUnits(small, smallUnit, smallPerLarge, large, largeUnit) {
+function formatUnits(small, smallUnit, smallPerLarge, large, largeUnit, separator) {
   // Math.round and Swift's rounded() agree on numbers that are not negative.
   const wholeSmall = Math.round(small);
   if (wholeSmall < smallPerLarge) return `${wholeSmall} ${smallUnit}`;
   const hundredths = Math.round(large * 100);
-  if (hundredths < 1000) return `${Math.floor(hundredths / 100)}.${twoDigits(hundredths % 100)} ${largeUnit}`;
+  if (hundredths < 1000) return `${Math.floor(hundredths / 100)}${separator}${twoDigits(hundredths % 100)} ${largeUnit}`;
   const tenths = Math.round(large * 10);
-  return `${Math.floor(tenths / 10)}.${tenths % 10} ${largeUnit}`;
+  return `${Math.floor(tenths / 10)}${separator}${tenths % 10} ${largeUnit}`;
 }
 
 /**

@@ -395,11 +395,12 @@ enum ConformanceRunner {
 
     /// Each kind of pure case: the keys of one case, and how to run it.
     static let pureKinds: [String: (keys: [String], run: @Sendable (JSON, String) throws -> Void)] = [
-        "distanceTexts": (["metres", "units", "text"], { item, at in
+        "distanceTexts": (["metres", "units", "language", "text"], { item, at in
             guard let units = UnitSystem(rawValue: try string(item["units"], at)) else {
                 throw ScenarioFailure(message: "\(at): unknown units")
             }
-            try same(RecorderFormat.distance(try number(item["metres"], at), units: units), try string(item["text"], at), at)
+            try same(RecorderFormat.distance(try number(item["metres"], at), units: units, language: try string(item["language"], at)),
+                     try string(item["text"], at), at)
         }),
         "durationTexts": (["seconds", "text"], { item, at in
             try same(RecorderFormat.duration(try number(item["seconds"], at)), try string(item["text"], at), at)

@@ -233,7 +233,8 @@ function runSteps(scenario, where) {
 
 /** The pure cases: each kind, the keys of one case, and how to run it. */
 const PURE = {
-  distanceTexts: [['metres', 'units', 'text'], (c, w) => same(formatDistance(number(c.metres, w), c.units), string(c.text, w), w)],
+  distanceTexts: [['metres', 'units', 'language', 'text'],
+    (c, w) => same(formatDistance(number(c.metres, w), c.units, string(c.language, w)), string(c.text, w), w)],
   durationTexts: [['seconds', 'text'], (c, w) => same(formatDuration(number(c.seconds, w)), string(c.text, w), w)],
   qrTexts: [['time', 'nonce', 'text'], (c, w) => same(qrPayloadText(number(c.time, w), string(c.nonce, w)), string(c.text, w), w)],
   passphrases: [['text', 'usable'], (c, w) => same(isUsablePassphrase(string(c.text, w)), bool(c.usable, w), w)],

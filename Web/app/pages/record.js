@@ -7,12 +7,12 @@
 // The recording itself (position, saving, alert, wake lock, gaps) is a LiveRecording that lives
 // as long as the page: leaving /record for another page of the app does not stop it, and
 // coming back draws it again. A reload continues it from IndexedDB (every saved fix kept).
-import { t } from '../i18n.js';
+import { t, language } from '../i18n.js';
 import { el } from '../dom.js';
 import { announce } from '../status.js';
 import * as keeper from '../../recorder/keeper.js';
 import * as routes from '../../recorder/routes.js';
-import { RecorderEngine, makeNonce } from '../../recorder/engine.js';
+import { RecorderEngine, makeNonce, formatDistance } from '../../recorder/engine.js';
 import { connectionScreen } from '../../recorder/ui/connection.js';
 import { LiveRecording, now } from '../../recorder/ui/live.js';
 import { loadQrLibrary, qrModules, drawQr } from '../../recorder/ui/qr.js';
@@ -195,7 +195,7 @@ function recordingScreen(root, context, recording) {
   function draw() {
     if (left) return;
     const snapshot = engine.snapshot(now());
-    distanceValue.textContent = snapshot.distanceText;
+    distanceValue.textContent = formatDistance(snapshot.distance, engine.settings.units, language());
     timeValue.textContent = snapshot.elapsedText;
     const words = statusWords(snapshot);
     status.setAttribute('data-status', snapshot.status);

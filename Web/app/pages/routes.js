@@ -4,7 +4,7 @@
 // confirmation; the server's copies are deleted by the queue); a tap opens the route; the
 // floating Start button records a new one. The icons are drawn here as SVG (no icon font, no
 // inline markup) and shared with the route's page.
-import { t, formatDate } from '../i18n.js';
+import { t, formatDate, language } from '../i18n.js';
 import { describeError } from '../errors.js';
 import { el, uniqueId } from '../dom.js';
 import { announce } from '../status.js';
@@ -104,12 +104,12 @@ export function statusIcon(route) {
 }
 
 /**
- * The distance in the chosen units (the recorder's own texts, SRD-01).
+ * The distance in the chosen units (the recorder's own texts, SRD-01), in the page's language.
  * @param {number} metres
  * @param {'metric' | 'imperial'} units
  */
 export function distanceText(metres, units) {
-  return formatDistance(metres, units);
+  return formatDistance(metres, units, language());
 }
 
 /** The units of the settings, metric when they cannot be read. @returns {Promise<'metric' | 'imperial'>} */
