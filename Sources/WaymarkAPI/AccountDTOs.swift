@@ -98,6 +98,23 @@ public struct UserDTO: Codable, Sendable, Equatable {
 }
 
 /// `POST /api/v1/accounts`: registration.
+/// `GET /api/v1/session`: the signed-in account, or nil for an anonymous visitor (`"user": null`).
+public struct CurrentSessionDTO: Codable, Sendable, Equatable {
+    public var user: UserDTO?
+
+    public init(user: UserDTO?) {
+        self.user = user
+    }
+
+    // `user` is written out as null, never left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(user, forKey: .user)
+    }
+
+    enum CodingKeys: String, CodingKey { case user }
+}
+
 public struct NewAccountRequest: Codable, Sendable, Equatable {
     public var username: String
     public var password: String

@@ -129,12 +129,22 @@ struct AccountTests {
             #expect(anonymous.status == .unauthorized)
             #expect(try anonymous.apiError().error == "not_signed_in")
             #expect(try await server.send(.GET, "/api/v1/me", headers: TestServer.bearer("wmt_forged")).status == .unauthorized)
+            // The web app's question on every page, answered without an error status for anyone.
+            for headers in forms {
+                let current = try await server.send(.GET, "/api/v1/session", headers: headers)
+                #expect(current.status == .ok && current.headers.first(name: .cacheControl) == "no-store")
+                #expect(try current.decode(CurrentSessionDTO.self).user?.username == name)
+            }
+            let nobody = try await server.send(.GET, "/api/v1/session")
+            #expect(nobody.status == .ok && nobody.text == #"{"user":null}"#, "\(nobody.text)")
 
             let out = try await server.send(.DELETE, "/api/v1/sessions/current", headers: TestServer.cookie(session.token))
             #expect(out.status == .noContent)
             #expect(out.headers.first(name: .setCookie)?.contains("Max-Age=0") == true, "the cookie is cleared")
             for headers in forms {
                 #expect(try await server.send(.GET, "/api/v1/me", headers: headers).status == .unauthorized)
+                let ended = try await server.send(.GET, "/api/v1/session", headers: headers)
+                #expect(ended.status == .ok && ended.text == #"{"user":null}"#, "a session that ended is nobody: \(ended.text)")
             }
         }
     }

@@ -82,6 +82,11 @@
  */
 
 /**
+ * @typedef {object} CurrentSession
+ * @property {User | null} user
+ */
+
+/**
  * @typedef {object} NewAccount
  * @property {string} username 3 to 32 of a-z, 0-9, _, . and - (stored lowercased; unique ignoring case).
  * @property {string} password At least 10 characters, at most 1,024 bytes of UTF-8.
@@ -489,6 +494,13 @@
  *     body: undefined,
  *     answer: User,
  *   },
+ *   currentSession: {
+ *     method: 'GET',
+ *     path: {},
+ *     query: {},
+ *     body: undefined,
+ *     answer: CurrentSession,
+ *   },
  *   createDeviceKey: {
  *     method: 'POST',
  *     path: {},
@@ -807,6 +819,7 @@ export const operations = Object.freeze({
   signIn: { method: 'POST', path: '/api/v1/sessions' },
   signOut: { method: 'DELETE', path: '/api/v1/sessions/current' },
   me: { method: 'GET', path: '/api/v1/me' },
+  currentSession: { method: 'GET', path: '/api/v1/session' },
   createDeviceKey: { method: 'POST', path: '/api/v1/keys' },
   listDeviceKeys: { method: 'GET', path: '/api/v1/keys' },
   revokeDeviceKey: { method: 'DELETE', path: '/api/v1/keys/{key}' },

@@ -1,5 +1,6 @@
-// Who is signed in: asked once from GET /api/v1/me, then kept up to date by the pages that
-// sign in and out. The web pages rely on the HttpOnly session cookie; no token is stored here.
+// Who is signed in: asked once from GET /api/v1/session (an anonymous visitor is answered with
+// null, not an error), then kept up to date by the pages that sign in and out. The web pages
+// rely on the HttpOnly session cookie; no token is stored here.
 import { call, ApiError } from './api.js';
 
 /** @typedef {import('./contract.js').User} User an account as the API answers it */
@@ -17,12 +18,12 @@ let known = null;
  */
 export function currentUser({ refresh = false } = {}) {
   if (!known || refresh) {
-    known = call('me').then(
-      (user) => /** @type {User} */ (user),
+    known = call('currentSession').then(
+      (answer) => answer.user,
       (error) => {
         if (error instanceof ApiError) {
-          // Not signed in, or no connection: ask again next time instead of remembering.
-          if (error.code !== 'not_signed_in') known = null;
+          // No connection, or the server could not answer: ask again next time instead of remembering.
+          known = null;
           return null;
         }
         throw error;

@@ -14,6 +14,7 @@ struct AccountController: Sendable {
         routes.on("signIn", use: signIn)
         routes.on("signOut", use: signOut)
         routes.on("me", use: me)
+        routes.on("currentSession", use: currentSession)
     }
 
     @Sendable func createAccount(_ request: Request) async throws -> Response {
@@ -73,6 +74,13 @@ struct AccountController: Sendable {
 
     @Sendable func me(_ request: Request) async throws -> Response {
         try Response.json(try request.auth.require(SignedInUser.self).account.dto)
+    }
+
+    /// Who is signed in, or `null`: never 401, so that an anonymous page view fails no request.
+    @Sendable func currentSession(_ request: Request) async throws -> Response {
+        let response = try Response.json(CurrentSessionDTO(user: request.auth.get(SignedInUser.self)?.account.dto))
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
     }
 
     /// A new session's answer: the account and token in the body, the token in the cookie too.
