@@ -97,7 +97,6 @@ public struct UserDTO: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /api/v1/accounts`: registration.
 /// `GET /api/v1/session`: the signed-in account, or nil for an anonymous visitor (`"user": null`).
 public struct CurrentSessionDTO: Codable, Sendable, Equatable {
     public var user: UserDTO?
@@ -115,6 +114,7 @@ public struct CurrentSessionDTO: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey { case user }
 }
 
+/// `POST /api/v1/accounts`: registration.
 public struct NewAccountRequest: Codable, Sendable, Equatable {
     public var username: String
     public var password: String

@@ -42,6 +42,15 @@ struct InternetTimeTests {
         #expect(InternetTime.date(text) == nil, "\(text.debugDescription)")
     }
 
+    @Test("The zone is read as written: Z is 0, an offset its seconds east of UTC")
+    func zone() {
+        #expect(InternetTime.read("2026-06-01T08:00:00Z")?.zoneOffset == 0)
+        #expect(InternetTime.read("2026-06-01T08:00:00+05:45")?.zoneOffset == 20_700)
+        #expect(InternetTime.read("2026-06-01T08:00:00+0545")?.zoneOffset == 20_700)
+        #expect(InternetTime.read("2026-06-01T23:30:00.8-16:55")?.zoneOffset == -60_900)
+        #expect(InternetTime.read("2026-06-01T08:00:00") == nil)
+    }
+
     @Test("What is written reads back as the same millisecond")
     func roundTrip() throws {
         var generator = SystemRandomNumberGenerator()

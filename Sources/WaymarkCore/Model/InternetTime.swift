@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Written in UTC with `Z` and exactly three fraction digits, `2026-06-01T10:00:00.123Z`, the
 /// form of JavaScript's `Date.prototype.toISOString()`, so the server and the web app write one
-/// instant as the same text. Read with its zone (`Z` or `±hh:mm`), with or without a fraction.
+/// instant as the same text. Read with its zone (`Z`, `±hh:mm` or `±hhmm`), with or without a fraction.
 public enum InternetTime {
     /// `date` in UTC with milliseconds (rounded), e.g. `2026-06-01T10:00:00.123Z`.
     public static func text(_ date: Date) -> String {
@@ -16,6 +16,12 @@ public enum InternetTime {
     /// anything else. A date or time that does not exist (February 30, 24:00, a leap second) is
     /// refused, not rolled over.
     public static func date(_ text: String) -> Date? {
+        read(text)?.date
+    }
+
+    /// The instant of an ISO 8601 time with its zone, as ``date(_:)`` reads it, and the zone's
+    /// offset from UTC in seconds as written (0 for `Z`): a photo's default title is its clock time there.
+    public static func read(_ text: String) -> (date: Date, zoneOffset: Int)? {
         let pattern = /([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]{1,9})?(?:[Zz]|([+-])([0-9]{2}):?([0-9]{2}))/
         guard let match = text.wholeMatch(of: pattern),
               let year = Int(match.1), let month = Int(match.2), let day = Int(match.3),
@@ -30,6 +36,6 @@ public enum InternetTime {
             offset = (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
         }
         let fraction = match.7.flatMap { Double("0" + $0) } ?? 0
-        return Date(timeIntervalSince1970: Double(clock - offset) + fraction)
+        return (Date(timeIntervalSince1970: Double(clock - offset) + fraction), offset)
     }
 }

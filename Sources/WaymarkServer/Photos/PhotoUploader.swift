@@ -36,16 +36,9 @@ struct PhotoFields: Sendable, Equatable {
     /// `{"latitude": …, "longitude": …, "samples": n}`.
     var centroid: PhotoCentroid?
 
-    /// The times an RFC 3339 date-time can write (years 1 to 9999); Unix seconds outside them
-    /// (1e300 made a title without a date) are refused.
+    /// The times an RFC 3339 date-time in UTC can write (years 1 to 9999): one written at an edge
+    /// year with an offset can fall outside them, and is refused.
     static let captureYears = Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799)
-
-    /// The zone at the end of an ISO 8601 time: `Z`, or `±HH:MM` / `±HHMM`.
-    static func zoneOffset(_ text: String) -> Int? {
-        if text.uppercased().hasSuffix("Z") { return 0 }
-        guard let zone = text.firstMatch(of: /([+-])(\d{2}):?(\d{2})$/), let hours = Int(zone.2), let minutes = Int(zone.3) else { return nil }
-        return (zone.1 == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
-    }
 
     /// The form fields a photo upload may carry; any other part is skipped unread.
     static let names: Set<String> = ["title", "capturedAt", "latitude", "longitude", "altitude", "accuracy", "azimuth", "tilt",
@@ -66,14 +59,14 @@ struct PhotoFields: Sendable, Equatable {
             throw .field("title", "title must be at most 200 characters, with no control characters.")
         }
         if let text = fields["capturedAt"] {
-            guard let date = InternetTime.date(text) else {
+            guard let (date, offset) = InternetTime.read(text) else {
                 throw .field("capturedAt", "capturedAt must be an ISO 8601 time with its zone, e.g. 2026-06-01T10:00:00+02:00.")
             }
             guard Self.captureYears.contains(date) else {
                 throw .field("capturedAt", "capturedAt must be a time from the year 1 to 9999, e.g. 2026-06-01T10:00:00+02:00.")
             }
             capturedAt = date
-            capturedAtOffset = Self.zoneOffset(text)
+            capturedAtOffset = offset
         }
         let latitude = try number("latitude", -90...90), longitude = try number("longitude", -180...180)
         // Checked whether or not a place comes with them: a field given is a field read.

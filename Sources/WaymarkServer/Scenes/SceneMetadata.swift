@@ -70,11 +70,11 @@ struct SceneMetadata: Sendable, Equatable {
         let capturedAt: Date, offset: Int?
         switch object["capturedAt"] {
         case .string(let text)?:
-            guard let date = InternetTime.date(text), PhotoFields.captureYears.contains(date) else {
+            guard let (date, zoneOffset) = InternetTime.read(text), PhotoFields.captureYears.contains(date) else {
                 throw Problem(reason: "capturedAt must be an ISO 8601 time with its zone from the year 1 to 9999, e.g. 2026-06-01T10:00:00+02:00.")
             }
             capturedAt = date
-            offset = PhotoFields.zoneOffset(text)
+            offset = zoneOffset
         case nil, .null?:
             throw Problem(reason: "metadata needs capturedAt: when the photo was taken, e.g. 2026-06-01T10:00:00+02:00.")
         default:
