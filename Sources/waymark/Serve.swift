@@ -79,6 +79,10 @@ struct Serve: AsyncParsableCommand {
     var trustedProxy: [String] = []
     @Option(name: .long, help: ArgumentHelp("Seconds after which a connection that sends and receives nothing is closed (a request sent only in part too).", valueName: "seconds"))
     var idleTimeout: Int = 30
+    @Option(name: .long, help: ArgumentHelp("Connections held open at once; more wait until one closes (default: 1024, or fewer when the open-file limit is low).", valueName: "count"))
+    var maxConnections: Int?
+    @Option(name: .long, help: ArgumentHelp("Connections held open at once from one address (a --trusted-proxy is not counted); more are closed at once.", valueName: "count"))
+    var maxConnectionsPerAddress: Int = ConnectionLimits.defaultPerAddress
     @Flag(name: .long, help: .hidden) var benchFloor = false
 
     func validate() throws {
@@ -106,6 +110,12 @@ struct Serve: AsyncParsableCommand {
         }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be 1 to 3600 seconds.") }
         configuration.idleTimeout = idleTimeout
+        if let maxConnections {
+            guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
+        }
+        guard maxConnectionsPerAddress >= 1 else { throw ValidationError("--max-connections-per-address must be at least 1.") }
+        let fitting = ConnectionLimits.fitting(openFiles: ConnectionLimits.raiseOpenFileLimit())
+        configuration.connections = ConnectionLimits(total: maxConnections ?? fitting.total, perAddress: maxConnectionsPerAddress)
         configuration.registrationOpen = registration == .open
         if let tileURL {
             configuration.tiles = try Self.tiles(tileURL, attribution: tileAttribution, option: "--tile-url")

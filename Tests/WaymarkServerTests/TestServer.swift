@@ -78,11 +78,12 @@ struct TestServer: Sendable {
     }
 
     /// Starts the application on a real socket at a port the kernel chooses (a port picked in
-    /// advance may be taken by the time it is bound), and returns that port.
+    /// advance may be taken by the time it is bound), and returns that port: the gate's, as
+    /// `waymark serve` listens.
     func startListening() async throws -> Int {
         app.http.server.configuration.port = 0
         try await app.server.start()
-        return try #require(app.http.server.shared.localAddress?.port, "the server is listening")
+        return try #require(app.storage[GatedServer.Key.self]?.localAddress?.port, "the server is listening")
     }
 
     /// The stores on this server's database.

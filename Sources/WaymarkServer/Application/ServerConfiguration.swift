@@ -32,6 +32,15 @@ public struct ServerConfiguration: Sendable {
     var trustedProxies: [IPRange] = []
     /// Seconds after which a connection that neither reads nor writes is closed (`--idle-timeout`).
     public var idleTimeout = 30
+    /// How many connections are held open at once (`--max-connections`,
+    /// `--max-connections-per-address`); `nil`: as many as the process's open-file limit allows,
+    /// at most ``ConnectionLimits/defaultTotal`` (``ConnectionLimits/fitting(openFiles:)``).
+    public var connections: ConnectionLimits?
+
+    /// ``connections``, or the limits that fit the process's open-file limit.
+    var connectionLimits: ConnectionLimits {
+        connections ?? .fitting(openFiles: ConnectionLimits.openFileLimit())
+    }
     /// Also serve `POST /bench/floor`, one unsigned INSERT per request, the floor that
     /// `make bench` compares the route API with (`waymark serve --bench-floor`, hidden). Never in production.
     public var benchFloor = false

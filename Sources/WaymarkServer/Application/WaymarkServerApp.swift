@@ -21,6 +21,8 @@ public enum WaymarkServerApp {
         if bootstrapLogging {
             try LoggingSystem.bootstrap(from: &environment)
         }
+        // Room for the connections the gate admits (ConnectionLimits.fitting) beside the server's own files.
+        ConnectionLimits.raiseOpenFileLimit()
         let app = try await buildApplication(configuration, dependencies, environment: environment)
         do {
             try await app.execute()

@@ -34,6 +34,9 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     // partial request for over a minute).
     app.http.server.configuration.idleTimeout = .seconds(Int64(configuration.idleTimeout))
     app.routes.defaultMaxBodySize = ByteCount(value: ServerConfiguration.maxBodySize)
+    // The connections held open at once are bounded by the gate in front of Vapor's server, which
+    // also says when a client has gone (#34).
+    app.servers.use(.gated(configuration.connectionLimits, exempt: configuration.trustedProxies, announcesUpstream: configuration.benchFloor))
 
     if configuration.tls != .off {
         try configureTLS(app, configuration, clock: dependencies.clock)
@@ -171,7 +174,8 @@ func configureTLS(_ app: Application, _ configuration: ServerConfiguration, cloc
     app.http.server.configuration.tlsConfiguration = try tls.configuration()
     app.lifecycle.use(tls)
     app.lifecycle.use(try PlainHTTPSide(host: configuration.host, port: configuration.httpPort, httpsPort: configuration.port,
-                                        authority: tls.authority, names: HostCheckMiddleware(configuration: configuration), fallbackName: names[0]))
+                                        authority: tls.authority, names: HostCheckMiddleware(configuration: configuration), fallbackName: names[0],
+                                        connections: configuration.connectionLimits, exempt: configuration.trustedProxies))
 }
 
 /// What the web app needs to know of the server: `GET /api/v1/config`. The route map's

@@ -73,7 +73,7 @@ struct ClientAddressMiddleware: AsyncMiddleware {
     var overTLS = false
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let peer = request.remoteAddress?.ipAddress
+        let peer = request.peer?.ipAddress
         var client = ClientOrigin(address: peer, scheme: overTLS ? "https" : request.url.scheme, host: nil)
         if let peer, isTrusted(peer) {
             let forwarded = request.headers[.xForwardedFor].flatMap { $0.split(separator: ",") }
@@ -112,6 +112,6 @@ struct ClientOrigin: Sendable {
 extension Request {
     /// Where the request came from (``ClientAddressMiddleware``); the peer itself when that did not run.
     var client: ClientOrigin {
-        storage[ClientOrigin.Key.self] ?? ClientOrigin(address: remoteAddress?.ipAddress, scheme: url.scheme, host: nil)
+        storage[ClientOrigin.Key.self] ?? ClientOrigin(address: peer?.ipAddress, scheme: url.scheme, host: nil)
     }
 }

@@ -124,7 +124,10 @@ final class ContractRoutes {
             case .parameter(let name): .parameter(name)
             }
         }
-        let route = group.on(HTTPMethod(rawValue: operation.method), path, body: body, use: handler)
+        // Each handler is cancelled when its client leaves (GatedServer.swift).
+        let route = group.on(HTTPMethod(rawValue: operation.method), path, body: body) { request async throws -> Response in
+            try await request.cancelledWhenClientLeaves { try await handler(request).encodeResponse(for: request) }
+        }
         table.bound[id] = route
         return route
     }

@@ -19,9 +19,15 @@ final class PlainHTTPSide: LifecycleHandler, Sendable {
     let authorityName: String
     let names: HostCheckMiddleware
     let fallbackName: String
+    /// A listener open to anyone too: the same bounds as the HTTPS one, counted apart.
+    let connections: ConnectionLimits
+    let exempt: [IPRange]
     private let side = NIOLockedValueBox<Application?>(nil)
 
-    init(host: String, port: Int, httpsPort: Int, authority: CertificateAuthority?, names: HostCheckMiddleware, fallbackName: String) throws {
+    init(host: String, port: Int, httpsPort: Int, authority: CertificateAuthority?, names: HostCheckMiddleware, fallbackName: String,
+         connections: ConnectionLimits, exempt: [IPRange]) throws {
+        self.connections = connections
+        self.exempt = exempt
         self.host = host
         self.port = port
         self.httpsPort = httpsPort
@@ -37,6 +43,7 @@ final class PlainHTTPSide: LifecycleHandler, Sendable {
         app.http.server.configuration.hostname = host
         app.http.server.configuration.port = port
         app.http.server.configuration.idleTimeout = application.http.server.configuration.idleTimeout
+        app.servers.use(.gated(connections, exempt: exempt))
         app.middleware = Middlewares()
         app.middleware.use(PlainHTTPResponder(side: self))
         side.withLockedValue { $0 = app }
