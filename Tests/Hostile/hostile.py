@@ -234,6 +234,10 @@ class Server:
                 return int(line.split()[1]) / 1024
         raise AssertionError("no VmRSS for the server")
 
+    def open_files(self):
+        """How many files (sockets included) the process holds open (/proc/PID/fd)."""
+        return len(os.listdir(f"/proc/{self.pid}/fd"))
+
     def cpu_seconds(self):
         """User plus system CPU time of the process so far (utime + stime of /proc/PID/stat)."""
         text = Path(f"/proc/{self.pid}/stat").read_text()
@@ -247,9 +251,11 @@ class Server:
 
     # -- HTTP
 
-    def request(self, method, path, body=None, headers=None, timeout=10, json_body=None, token=None, cookie=None):
+    def request(self, method, path, body=None, headers=None, timeout=10, json_body=None, token=None, cookie=None, source=None):
         """One request on a connection of its own. `json_body` is sent as JSON; `token` as a
-        bearer token; `cookie` as the session cookie; a `Host` in `headers` replaces the real one.
+        bearer token; `cookie` as the session cookie; a `Host` in `headers` replaces the real one;
+        `source` is the loopback address the connection comes from (127.0.0.1 unless given: Linux
+        routes all of 127.0.0.0/8 here, so each stands for another client).
         Raises NoAnswer when nothing (complete) came within `timeout`."""
         headers = dict(headers or {})
         if json_body is not None:
@@ -259,7 +265,7 @@ class Server:
             headers.setdefault("Authorization", f"Bearer {token}")
         if cookie:
             headers.setdefault("Cookie", f"waymark_session={cookie}")
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout, source_address=(source, 0) if source else None)
         started = time.monotonic()
         try:
             connection.request(method, path, body=body, headers=headers)
@@ -435,8 +441,9 @@ def signed_headers(key, secret, method, target, body=b""):
 # ---------------------------------------------------------------- raw sockets
 
 
-def connect(server, timeout=10):
-    sock = socket.create_connection(("127.0.0.1", server.port), timeout=timeout)
+def connect(server, timeout=10, source=None):
+    """A plain TCP connection to `server`, from the loopback address `source` when given."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=timeout, source_address=(source, 0) if source else None)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return sock
 

@@ -1,5 +1,5 @@
-"""Finding 11 of #34, the small ones: account creation had no throttle; no read or idle timeout;
-the data folder's files were readable by everyone; a device key's secret could be cached; public
+"""Finding 11 of #34, the small ones: account creation had no throttle; no read or idle timeout and
+no cap on open connections (5,000 idle ones were accepted); the data folder's files were readable by everyone; a device key's secret could be cached; public
 images were cached `immutable` for a year; /vendor/ served all of /usr/share/nodejs; and the
 server answered any Host (DNS rebinding)."""
 import os
@@ -31,17 +31,20 @@ def test_finding_11a_account_creation_is_throttled_per_address(server):
 
 
 def test_finding_11b_idle_and_partial_connections_are_closed(start_server):
-    server = start_server("--idle-timeout", "3")
+    """300 idle connections and a partial request from one address: the server holds at most
+    --max-connections-per-address of them and closes the rest at once, answers another address
+    meanwhile, and closes the ones it held after --idle-timeout."""
+    server = start_server("--idle-timeout", "3", "--max-connections-per-address", "100")
     sockets = []
     try:
-        opened = time.monotonic()
-        for _ in range(300):
-            sockets.append(connect(server))
         partial = connect(server)
         partial.sendall(b"GET / HTTP/1.1\r\nHost: x")
         sockets.append(partial)
-        answer = server.get("/healthz", timeout=2)
-        assert answer.status == 200, f"/healthz while 300 idle connections are open: {answer}"
+        opened = time.monotonic()
+        for _ in range(300):
+            sockets.append(connect(server))
+        answer = server.get("/healthz", timeout=10, source="127.0.0.2")
+        assert answer.status == 200, f"/healthz from another address while 127.0.0.1 holds 300 idle connections: {answer}"
 
         open_ = {sock.fileno(): sock for sock in sockets}
         poller = select.poll()
@@ -65,6 +68,34 @@ def test_finding_11b_idle_and_partial_connections_are_closed(start_server):
         print(f"{301 - still} of 301 connections closed {time.monotonic() - opened:.1f} s after the first was opened")
         assert still == 0, (f"{still} of 301 connections (300 idle, one partial request{' — still open' if partial.fileno() in open_ else ''})"
                             f" were not closed by the server within 10 s (--idle-timeout 3)")
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def test_finding_11b_open_connections_are_capped(start_server):
+    """200 idle connections from ten addresses (20 each, within the per-address limit) to a
+    server with --max-connections 40: it never holds more than 40 (its open files show it), the
+    others wait their turn rather than being refused, and every one is served or closed in the end;
+    a request from another address waits its turn and is answered."""
+    server = start_server("--idle-timeout", "2", "--max-connections", "40")
+    base = server.open_files()
+    sockets = []
+    most = base
+    try:
+        for n in range(200):
+            sockets.append(connect(server, source=f"127.0.0.{10 + n % 10}"))
+        # Three files a connection at most (the client's socket and both ends of the splice to the HTTP server).
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            most = max(most, server.open_files())
+            time.sleep(0.05)
+        answer = server.get("/healthz", timeout=120, source="127.0.0.99")
+        most = max(most, server.open_files())
+        print(f"open files: {base} before, at most {most} with 200 connections asked for (--max-connections 40)")
+        assert answer.status == 200, f"/healthz from another address after the idle ones: {answer}"
+        assert most <= base + 3 * 40 + 8, (f"the server held {most - base} more files with 200 idle connections asked for than before;"
+                                            f" with --max-connections 40 it may hold at most {3 * 40}")
     finally:
         for sock in sockets:
             sock.close()
