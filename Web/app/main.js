@@ -1,8 +1,11 @@
 // The shell: picks the language, translates the static page, starts the router, keeps the
-// language switch and the navigation in step, and registers the service worker.
+// language switch and the bottom bar in step, and registers the service worker.
 import * as i18n from './i18n.js';
 import { startRouter } from './router.js';
 import { watchConnection, showInsecureNotice } from './status.js';
+import { currentUser, onUserChange, tasksGiven } from './session.js';
+import { chosenJob, onJobChange, suggestedJob, DEFAULT_JOB } from './jobs.js';
+import { drawNavigation, markCurrentModule } from './nav.js';
 import { uploads } from '../photos/uploads.js';
 import { sceneUploads } from '../scenes/uploads.js';
 import { startRouteNotices } from '../recorder/notices.js';
@@ -18,6 +21,8 @@ let root = /** @type {HTMLElement} */ (document.getElementById('main'));
 let cleanup = null;
 /** @type {string | null} */
 let titleKey = null;
+/** The job whose modules the bar shows. @type {import('./jobs.js').JobId} */
+let barJob = chosenJob() ?? DEFAULT_JOB;
 
 /**
  * Puts an empty <main> where the last one was and returns it. A page that is left while it is
@@ -41,7 +46,7 @@ function freshMain() {
 async function renderPage(match, shown) {
   const { signal } = shown;
   const modulePath = match ? match.page.module : '/app/pages/not-found.js';
-  markCurrentLink(match ? match.page.path : null);
+  markCurrentModule(match ? match.page.path : null);
   /** @type {PageModule | null} */
   let page = null;
   try {
@@ -74,12 +79,17 @@ function showTitle(name) {
   document.title = name ? `${name} · ${i18n.t('app.name')}` : i18n.t('app.name');
 }
 
-/** @param {string | null} path the pattern of the page shown */
-function markCurrentLink(path) {
-  for (const link of document.querySelectorAll('header nav a')) {
-    if (link.getAttribute('href') === path) link.setAttribute('aria-current', 'page');
-    else link.removeAttribute('aria-current');
-  }
+/**
+ * Until a job is chosen, the bar follows the account: field inspection for an officer or for
+ * someone given a task, photos for everyone else.
+ */
+async function followAccount() {
+  if (chosenJob()) return;
+  const user = await currentUser();
+  const suggested = suggestedJob(user, await tasksGiven(user));
+  if (chosenJob() || suggested === barJob) return;
+  barJob = suggested;
+  drawNavigation(barJob);
 }
 
 function markLanguage() {
@@ -92,6 +102,7 @@ async function start() {
   await i18n.load(i18n.initialLanguage());
   i18n.apply(document);
   markLanguage();
+  drawNavigation(barJob);
   showInsecureNotice();
   watchConnection();
 
@@ -102,6 +113,8 @@ async function start() {
   // Loaded when needed, so that the shell starts even where the recorder's files cannot be had.
   const recording = await import('../recorder/ui/resume.js').catch(() => null);
   if (recording && location.pathname === '/' && await recording.hasUnfinishedRecording()) history.replaceState(null, '', '/record');
+  // A newcomer opens on the first screen, until a job is chosen there or in Account.
+  if (location.pathname === '/' && !chosenJob()) history.replaceState(null, '', '/welcome');
   const router = startRouter({ pages, render: renderPage });
   recording?.returnToRecording(router.navigate);
 
@@ -111,9 +124,14 @@ async function start() {
       if (language !== i18n.language()) void i18n.switchTo(language);
     });
   }
+  onJobChange((job) => { barJob = job; drawNavigation(barJob); });
+  const follow = () => followAccount().catch((error) => console.warn('Waymark: the bar could not follow the account:', error));
+  onUserChange(follow);
+  void follow();
   i18n.onChange(() => {
     i18n.apply(document);
     markLanguage();
+    drawNavigation(barJob);
     showInsecureNotice();
     setTitle();
     void router.refresh();

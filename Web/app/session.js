@@ -10,6 +10,8 @@ export const ROLES = Object.freeze(['user', 'officer', 'admin']);
 
 /** @type {Promise<User | null> | null} */
 let known = null;
+/** @type {Set<(user: User | null) => void>} */
+const listeners = new Set();
 
 /**
  * The signed-in user, or null. Offline, or when the server cannot be reached, that is null too.
@@ -39,4 +41,30 @@ export function currentUser({ refresh = false } = {}) {
  */
 export function setUser(user) {
   known = Promise.resolve(user);
+  for (const listener of listeners) listener(user);
+}
+
+/**
+ * @param {(user: User | null) => void} listener called after every sign-in, sign-up and sign-out
+ * @returns {() => void} stops listening
+ */
+export function onUserChange(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/**
+ * How many tasks `user` was given: 0 for an anonymous visitor, an officer or an administrator
+ * (whose list holds everyone's tasks), and when the list cannot be had.
+ * @param {User | null} user
+ * @returns {Promise<number>}
+ */
+export async function tasksGiven(user) {
+  if (!user || user.role !== 'user') return 0;
+  try {
+    return (await call('listTasks', { query: {}, cache: 'no-cache' })).items.length;
+  } catch (error) {
+    if (error instanceof ApiError) return 0;
+    throw error;
+  }
 }

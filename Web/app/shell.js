@@ -4,7 +4,7 @@
 // ones (the old cache is deleted when the new worker activates). Unit tests check that this list
 // and the files in Web/ agree, and that VERSION is the files' own.
 
-export const VERSION = 'waymark-shell-2026-12-03-73cd01a69636edad';
+export const VERSION = 'waymark-shell-2026-12-03-4ef390351785eabe';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */
@@ -19,7 +19,10 @@ export const SHELL_FILES = Object.freeze([
   '/app/errors.js',
   '/app/geodesy.js',
   '/app/i18n.js',
+  '/app/icons.js',
+  '/app/jobs.js',
   '/app/main.js',
+  '/app/nav.js',
   '/app/outbox.js',
   '/app/pages.json',
   '/app/router.js',
@@ -52,6 +55,7 @@ export const SHELL_FILES = Object.freeze([
   '/app/pages/vault.js',
   '/app/pages/vault-module.js',
   '/app/pages/vault-user.js',
+  '/app/pages/welcome.js',
   '/inspection/camera-model.js',
   '/inspection/declination.js',
   '/inspection/fixes.js',
@@ -81,7 +85,6 @@ export const SHELL_FILES = Object.freeze([
   '/recorder/ui/beep.js',
   '/recorder/ui/connection.js',
   '/recorder/ui/gauge.js',
-  '/recorder/ui/icons.js',
   '/recorder/ui/live.js',
   '/recorder/ui/qr.js',
   '/recorder/ui/resume.js',

@@ -473,16 +473,28 @@ document.addEventListener('securitypolicyviolation', (event) => {
 """
 
 
-def open_phone(browser, server, request, locale, geolocation=None, **options):
-    """A phone (see Phone) in `locale`; `options` go to browser.new_context as they are."""
+# Every phone but a newcomer's has chosen its job on the first screen already (photos, whose
+# bar is Nearby, Map, Upload, Account), so that `/` opens Nearby; test_navigation.py meets the
+# first screen with newcomer=True.
+KNOWN_JOB = """
+try { if (!localStorage.getItem('waymark.job')) localStorage.setItem('waymark.job', 'photos'); } catch {}
+"""
+
+
+def open_phone(browser, server, request, locale, geolocation=None, newcomer=False, **options):
+    """A phone (see Phone) in `locale`; `options` go to browser.new_context as they are. A
+    `newcomer` has chosen no job yet, so its `/` opens the first screen."""
     name = re.sub(r"[^A-Za-z0-9_.-]+", "-", request.node.name).strip("-")
     if geolocation is not None:
         options |= {"geolocation": geolocation, "permissions": ["geolocation"]}
+    sizes = {"viewport": PHONE, "screen": PHONE} | {key: options.pop(key) for key in ("viewport", "screen") if key in options}
     context = browser.new_context(
-        viewport=PHONE, screen=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2,
+        **sizes, is_mobile=True, has_touch=True, device_scale_factor=2,
         locale=locale, timezone_id="Europe/Berlin", base_url=server.url, accept_downloads=True, **options)
     context.set_default_timeout(15000)
     context.add_init_script(CSP_WATCH)
+    if not newcomer:
+        context.add_init_script(KNOWN_JOB)
     page = context.new_page()
     phone = Phone(context, page, server, name)
     phone.watch(page)
@@ -495,8 +507,8 @@ def phones_on(browser, server, request, prepare=lambda phone: None):
     `prepare`; at the end of the block every one is closed and must have seen no problem."""
     phones = []
 
-    def make(locale="en-US", geolocation=None, **options):
-        phone = open_phone(browser, server, request, locale, geolocation, **options)
+    def make(locale="en-US", geolocation=None, newcomer=False, **options):
+        phone = open_phone(browser, server, request, locale, geolocation, newcomer, **options)
         prepare(phone)
         phones.append(phone)
         return phone

@@ -114,21 +114,6 @@ def test_dark_mode_follows_the_system(browser, server, request):
         context.close()
 
 
-@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
-def test_the_menu_fits_a_phone(phone_for, locale):
-    """All five menu entries show on a 390 px phone in both languages (the German ones once ran
-    off the screen, "Konto" hidden behind a sideways scroll)."""
-    page = phone_for(locale).page
-    page.goto("/")
-    expect(page.locator(".app-nav a").first).to_have_text("Nearby" if locale == "en-US" else "Umgebung")
-    width, visible = page.locator(".app-nav ul").evaluate("list => [list.scrollWidth, list.clientWidth]")
-    assert width <= visible, f"the menu is {width} px wide on a {visible} px strip"
-    right = page.evaluate("innerWidth")
-    for entry in page.locator(".app-nav a").all():
-        box = entry.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= right, entry.inner_text()
-
-
 def test_a_page_left_while_it_draws_never_covers_the_next(phone_for):
     """A page still waiting when it is left (for its module, or for the network) must not draw
     over the page that replaced it, nor take its title (a CI run once saw the inspection page

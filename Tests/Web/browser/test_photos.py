@@ -35,7 +35,7 @@ def take_photo(phone, m, path, title):
     expect(title_field).to_have_attribute("placeholder", m["upload.titlePlaceholder"])
     title_field.fill(title)
     expect(page.get_by_label(m["upload.place"])).to_be_checked()
-    expect(page.get_by_label(m["upload.public"])).to_be_checked()
+    expect(page.get_by_label(m["upload.public"], exact=True)).to_be_checked()
 
 
 SWIPE_LEFT = """() => {
@@ -56,6 +56,10 @@ def open_from_the_map(phone, photo_id):
         if own.count() == 1 and own.is_visible():
             own.click()
             return clusters
+        # The markers of the new view may still be drawn: wait until the photo's or a cluster shows.
+        expect(own.or_(page.locator(".photo-marker.cluster")).first).to_be_visible()
+        if own.count() == 1 and own.is_visible():
+            continue
         centre = page.locator(".crosshair").bounding_box()
         cx, cy = centre["x"] + centre["width"] / 2, centre["y"] + centre["height"] / 2
         boxes = [(index, box) for index, box in enumerate(m.bounding_box() for m in page.locator(".photo-marker.cluster").all()) if box]
@@ -180,7 +184,7 @@ def test_upload_browse_open_save(phone_for, api, tmp_path, locale, language, dis
 
     # Its owner renames it and makes it private; others no longer find it.
     page.get_by_label(m["photo.edit.title"], exact=True).fill(title + " (mine)")
-    page.get_by_label(m["upload.private"]).check()
+    page.get_by_label(m["upload.private"], exact=True).check()
     with page.expect_response(lambda r: "/api/v1/photos/" in r.url and r.request.method == "PATCH") as patched:
         page.get_by_role("button", name=m["photo.edit.save"]).click()
     assert patched.value.status == 200, patched.value.text()
@@ -236,7 +240,7 @@ def test_making_a_private_photo_public_asks_before_publishing_its_place(phone_fo
     page.goto(f"/photos/{withdrawn['id']}")
     expect(page.locator(".photo-map")).to_be_visible()
     expect(consent).to_be_hidden()
-    page.get_by_label(m["upload.public"]).check()
+    page.get_by_label(m["upload.public"], exact=True).check()
     expect(consent).to_be_visible()
     expect(consent).not_to_be_checked()
     expect(page.get_by_text(m["photo.edit.placeHint"])).to_be_visible()
@@ -253,7 +257,7 @@ def test_making_a_private_photo_public_asks_before_publishing_its_place(phone_fo
     assert withdrawn["id"] not in [item["id"] for item in nearby(api, spot)]
 
     page.goto(f"/photos/{kept['id']}")
-    page.get_by_label(m["upload.public"]).check()
+    page.get_by_label(m["upload.public"], exact=True).check()
     consent.check()
     with page.expect_response(lambda r: "/api/v1/photos/" in r.url and r.request.method == "PATCH") as patched:
         page.get_by_role("button", name=m["photo.edit.save"]).click()

@@ -91,7 +91,7 @@ def test_a_refused_upload_offers_try_again_and_discard(phone_for, tmp_path):
     # PShare title, no place, private.
     page.get_by_label(m["upload.take"]).set_input_files(str(make_jpeg(tmp_path)))
     page.get_by_label(m["upload.place"]).uncheck()
-    page.get_by_label(m["upload.private"]).check()
+    page.get_by_label(m["upload.private"], exact=True).check()
     with page.expect_response(lambda r: r.url.endswith("/api/v1/photos") and r.request.method == "POST") as sent:
         page.get_by_role("button", name=m["upload.submit"], exact=True).click()
     assert sent.value.status == 201, sent.value.text()

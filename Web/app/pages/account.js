@@ -4,10 +4,11 @@ import { t, formatDate } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
 import { call, ApiError } from '../api.js';
 import { describeError } from '../errors.js';
-import { currentUser, setUser } from '../session.js';
+import { currentUser, setUser, tasksGiven } from '../session.js';
 import { ensureDeviceKey } from '../../recorder/keeper.js';
 import { syncNow } from '../../recorder/routes.js';
 import { announce } from '../status.js';
+import { JOBS, chosenJob, chooseJob, suggestedJob } from '../jobs.js';
 import { loadQrLibrary, qrModules, drawQr } from '../../recorder/ui/qr.js';
 
 /** @typedef {import('../session.js').User} User */
@@ -81,21 +82,41 @@ function signedOut(context) {
       el('h2', { id: 'sign-in-heading' }, t('account.signIn.heading')), signInForm),
     el('section', { class: 'card', id: 'sign-up', 'aria-labelledby': 'sign-up-heading' },
       el('h2', { id: 'sign-up-heading' }, t('account.signUp.heading')), signUpForm),
-    everything(),
+    jobChooser(null),
   ];
 }
 
-/** The parts of Waymark the header has no room for, one tap away: where each is found. */
-const PARTS = /** @type {Array<[string, string]>} */ ([
-  ['/scenes', 'account.more.scenes'], ['/inspection', 'account.more.inspection'], ['/tasks', 'account.more.tasks'],
-  ['/paths', 'account.more.paths'], ['/routes', 'account.more.routes'], ['/vault', 'account.more.vault'],
-  ['/sky', 'account.more.sky'], ['/settings', 'account.more.settings'],
-]);
-
-function everything() {
-  return el('section', { class: 'card account-more', 'aria-labelledby': 'account-more-heading' },
-    el('h2', { id: 'account-more-heading' }, t('account.more')),
-    el('ul', { class: 'link-list' }, ...PARTS.map(([href, key]) => el('li', {}, el('a', { href }, t(key))))));
+/**
+ * What the person uses Waymark for, which decides the bottom bar (issue #33 point 1). Chosen
+ * here or on the first screen and kept on this device; before that, the account's suggestion.
+ * @param {import('../session.js').User | null} user
+ */
+function jobChooser(user) {
+  const shown = chosenJob() ?? suggestedJob(user, 0);
+  const name = uniqueId('job');
+  const section = el('section', { class: 'card account-job', 'aria-labelledby': 'account-job-heading' },
+    el('h2', { id: 'account-job-heading' }, t('account.job.heading')),
+    el('p', { class: 'hint' }, t('account.job.hint')),
+    el('fieldset', { class: 'job-choices' },
+      el('legend', { class: 'visually-hidden' }, t('account.job.heading')),
+      ...JOBS.map((job) => {
+        const id = uniqueId('job-choice');
+        return el('div', { class: 'job-choice' },
+          el('input', {
+            type: 'radio', id, name, value: job.id, checked: job.id === shown, 'aria-describedby': `${id}-line`,
+            onchange: () => { chooseJob(job.id); announce(t('account.job.saved', { job: t(job.name) })); },
+          }),
+          el('label', { for: id }, t(job.name)),
+          el('span', { class: 'hint', id: `${id}-line` }, t(job.line)));
+      })));
+  // Until a job is chosen the bar follows the account, which may have been given tasks.
+  if (!chosenJob() && user) {
+    tasksGiven(user).then((given) => {
+      const suggested = section.querySelector(`input[value="${suggestedJob(user, given)}"]`);
+      if (!chosenJob() && suggested instanceof HTMLInputElement) suggested.checked = true;
+    }, (error) => console.warn('Waymark: no suggested job:', error));
+  }
+  return section;
 }
 
 /**
@@ -223,7 +244,7 @@ function signedIn(user, context) {
       el('p', { class: 'actions' }, signOut)),
     devices(context),
     pairing(),
-    everything(),
+    jobChooser(user),
   ];
 }
 

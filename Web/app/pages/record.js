@@ -18,7 +18,7 @@ import { LiveRecording, now } from '../../recorder/ui/live.js';
 import { loadQrLibrary, qrModules, drawQr } from '../../recorder/ui/qr.js';
 import { makeGauge } from '../../recorder/ui/gauge.js';
 import { unlockSound } from '../../recorder/ui/beep.js';
-import { icon } from '../../recorder/ui/icons.js';
+import { icon } from '../icons.js';
 
 /** @typedef {import('../router.js').PageContext} PageContext */
 /** @typedef {import('../../recorder/engine.js').Snapshot} Snapshot */

@@ -10,7 +10,8 @@ import { getRoute, deleteRoutes, retryRoute, syncNow } from '../../recorder/rout
 import { formatDuration } from '../../recorder/engine.js';
 import { ROUTES_CHANGED } from '../../recorder/notices.js';
 import { loadLeaflet, mapSources, tileLayer } from '../../photos/leaflet.js';
-import { icon, statusIcon, distanceText, preferredUnits, confirmDelete, failureReason } from './routes.js';
+import { icon } from '../icons.js';
+import { statusIcon, distanceText, preferredUnits, confirmDelete, failureReason } from './routes.js';
 
 /** @typedef {import('../router.js').PageContext} PageContext */
 /** @typedef {import('./routes.js').RouteSummary} RouteSummary */

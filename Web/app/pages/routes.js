@@ -8,6 +8,7 @@ import { t, formatDate, language } from '../i18n.js';
 import { describeError } from '../errors.js';
 import { el, uniqueId } from '../dom.js';
 import { announce } from '../status.js';
+import { icon } from '../icons.js';
 import { listRoutes, deleteRoutes } from '../../recorder/routes.js';
 import { loadSettings } from '../../recorder/keeper.js';
 import { formatDistance, formatDuration } from '../../recorder/engine.js';
@@ -26,42 +27,6 @@ export const titleKey = 'routes.title';
 export const LONG_PRESS_MS = 500;
 /** A finger that moves further than this (px) scrolls: no long press. */
 const SLOP = 10;
-
-/** Material-style icon paths (24 × 24). */
-const ICONS = {
-  menu: 'M3 18h18v-2H3v2zm0-5h18v-2H3v2zm0-7v2h18V6H3z',
-  close: 'M19 6.41 17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 19 17.59 13.41 12z',
-  delete: 'M6 19c0 1.1.9 2 2 2h8c1.1 0 2-.9 2-2V7H6v12zM19 4h-3.5l-1-1h-5l-1 1H5v2h14V4z',
-  queued: 'M11.99 2C6.47 2 2 6.48 2 12s4.47 10 9.99 10C17.52 22 22 17.52 22 12S17.52 2 11.99 2zM12 20c-4.42 0-8-3.58-8-8s3.58-8 8-8 8 3.58 8 8-3.58 8-8 8zm.5-13H11v6l5.25 3.15.75-1.23-4.5-2.67z',
-  stored: 'M19.35 10.04C18.67 6.59 15.64 4 12 4 9.11 4 6.6 5.64 5.35 8.04 2.34 8.36 0 10.91 0 14c0 3.31 2.69 6 6 6h13c2.76 0 5-2.24 5-5 0-2.64-2.05-4.78-4.65-4.96zM10 17l-3.5-3.5 1.41-1.41L10 14.17 15.18 9l1.42 1.41L10 17z',
-  failed: 'M12 2C6.48 2 2 6.48 2 12s4.48 10 10 10 10-4.48 10-10S17.52 2 12 2zm1 15h-2v-2h2v2zm0-4h-2V7h2v6z',
-  recording: 'M12 4a8 8 0 1 0 0 16 8 8 0 1 0 0-16z',
-  back: 'M20 11H7.83l5.59-5.59L12 4l-8 8 8 8 1.41-1.41L7.83 13H20v-2z',
-  layers: 'M11.99 18.54l-7.37-5.73L3 14.07l9 7 9-7-1.63-1.27-7.38 5.74zM12 16l7.36-5.73L21 9l-9-7-9 7 1.63 1.27L12 16z',
-  key: 'M12.65 10C11.83 7.67 9.61 6 7 6c-3.31 0-6 2.69-6 6s2.69 6 6 6c2.61 0 4.83-1.67 5.65-4H17v4h4v-4h2v-4H12.65zM7 14c-1.1 0-2-.9-2-2s.9-2 2-2 2 .9 2 2-.9 2-2 2z',
-  start: 'M8 5v14l11-7z',
-};
-
-/**
- * An icon, hidden from screen readers (the button or the status carries the words).
- * @param {keyof typeof ICONS} name
- * @returns {SVGSVGElement}
- */
-export function icon(name) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = /** @type {SVGSVGElement} */ (document.createElementNS(ns, 'svg'));
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('width', '24');
-  svg.setAttribute('height', '24');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  svg.setAttribute('class', `icon icon-${name}`);
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', ICONS[name]);
-  path.setAttribute('fill', 'currentColor');
-  svg.append(path);
-  return svg;
-}
 
 /**
  * The route's cloud status (SHO-02, SRD-03): 'queued', 'stored', 'recording' or 'failed' (an

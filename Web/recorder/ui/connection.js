@@ -8,7 +8,7 @@ import { el, uniqueId } from '../../app/dom.js';
 import { announce } from '../../app/status.js';
 import * as keeper from '../keeper.js';
 import { isUsablePassphrase } from '../passphrase-rules.js';
-import { icon } from './icons.js';
+import { icon } from '../../app/icons.js';
 
 /**
  * The confirmation of SCO-12 as a <dialog>: `ask()` opens it, and `onConfirmed` runs after
