@@ -114,8 +114,8 @@ struct Serve: AsyncParsableCommand {
             guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
         }
         guard maxConnectionsPerAddress >= 1 else { throw ValidationError("--max-connections-per-address must be at least 1.") }
-        let fitting = ConnectionLimits.fitting(openFiles: ConnectionLimits.raiseOpenFileLimit())
-        configuration.connections = ConnectionLimits(total: maxConnections ?? fitting.total, perAddress: maxConnectionsPerAddress)
+        configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.registrationOpen = registration == .open
         if let tileURL {
             configuration.tiles = try Self.tiles(tileURL, attribution: tileAttribution, option: "--tile-url")

@@ -23,7 +23,10 @@ struct ConnectionGateTests {
     /// it, 5 MiB of numbered lines, and a request that waits two minutes unless it is cancelled.
     static func withGatedServer(_ limits: ConnectionLimits,
                                 _ body: (_ port: Int, _ gate: GatedServer, _ slow: AsyncStream<SlowOutcome>, _ started: AsyncStream<Void>) async throws -> Void) async throws {
-        try await withServer(.sqlite, configuration: { $0.connections = limits }) { server in
+        try await withServer(.sqlite, configuration: {
+            $0.maxConnections = limits.total
+            $0.maxConnectionsPerAddress = limits.perAddress
+        }) { server in
             let (outcomes, report) = AsyncStream.makeStream(of: SlowOutcome.self)
             let (starts, start) = AsyncStream.makeStream(of: Void.self)
             server.app.get("gate-test", "peer") { request in request.client.address ?? "none" }

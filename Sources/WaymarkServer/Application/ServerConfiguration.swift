@@ -32,14 +32,16 @@ public struct ServerConfiguration: Sendable {
     var trustedProxies: [IPRange] = []
     /// Seconds after which a connection that neither reads nor writes is closed (`--idle-timeout`).
     public var idleTimeout = 30
-    /// How many connections are held open at once (`--max-connections`,
-    /// `--max-connections-per-address`); `nil`: as many as the process's open-file limit allows,
-    /// at most ``ConnectionLimits/defaultTotal`` (``ConnectionLimits/fitting(openFiles:)``).
-    public var connections: ConnectionLimits?
+    /// Connections held open at once (`--max-connections`); `nil`: as many as the process's
+    /// open-file limit allows, at most ``ConnectionLimits/defaultTotal`` (``ConnectionLimits/total(fitting:)``).
+    public var maxConnections: Int?
+    /// Connections held open at once from one address (`--max-connections-per-address`).
+    public var maxConnectionsPerAddress = ConnectionLimits.defaultPerAddress
 
-    /// ``connections``, or the limits that fit the process's open-file limit.
+    /// The gate's limits: the ones given, the total otherwise fitted to the open-file limit.
     var connectionLimits: ConnectionLimits {
-        connections ?? .fitting(openFiles: ConnectionLimits.openFileLimit())
+        ConnectionLimits(total: maxConnections ?? ConnectionLimits.total(fitting: ConnectionLimits.openFileLimit()),
+                         perAddress: maxConnectionsPerAddress)
     }
     /// Also serve `POST /bench/floor`, one unsigned INSERT per request, the floor that
     /// `make bench` compares the route API with (`waymark serve --bench-floor`, hidden). Never in production.

@@ -21,7 +21,7 @@ public enum WaymarkServerApp {
         if bootstrapLogging {
             try LoggingSystem.bootstrap(from: &environment)
         }
-        // Room for the connections the gate admits (ConnectionLimits.fitting) beside the server's own files.
+        // Room for the connections the gate admits (ConnectionLimits.total(fitting:)) beside the server's own files.
         ConnectionLimits.raiseOpenFileLimit()
         let app = try await buildApplication(configuration, dependencies, environment: environment)
         do {

@@ -38,11 +38,10 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// connection to the HTTP server behind the gate.
     static let filesPerConnection = 3
 
-    /// ``defaultTotal``, or fewer when the process may open fewer files (after
+    /// The default total: ``defaultTotal``, or fewer when the process may open fewer files (after
     /// ``raiseOpenFileLimit()``): every connection must leave the server files to work with.
-    public static func fitting(openFiles: Int) -> ConnectionLimits {
-        let fit = (openFiles - reservedFiles) / filesPerConnection
-        return ConnectionLimits(total: max(16, min(defaultTotal, fit)), perAddress: defaultPerAddress)
+    static func total(fitting openFiles: Int) -> Int {
+        max(16, min(defaultTotal, (openFiles - reservedFiles) / filesPerConnection))
     }
 
     /// The process's soft limit of open files.
@@ -59,18 +58,14 @@ public struct ConnectionLimits: Sendable, Equatable {
     #endif
 
     /// Raises the process's soft limit of open files to its hard limit (at most 65,536), as Go's
-    /// runtime does at start, and answers the limit now in force.
-    @discardableResult
-    public static func raiseOpenFileLimit() -> Int {
+    /// runtime does at start; where it cannot, the limit stays as it was.
+    static func raiseOpenFileLimit() {
         var limit = rlimit()
-        guard getrlimit(nofile, &limit) == 0 else { return 1024 }
+        guard getrlimit(nofile, &limit) == 0 else { return }
         let wanted = min(limit.rlim_max, 65_536)
-        if limit.rlim_cur < wanted {
-            var raised = limit
-            raised.rlim_cur = wanted
-            if setrlimit(nofile, &raised) == 0 { limit = raised }
-        }
-        return Int(clamping: limit.rlim_cur)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = wanted
+        _ = setrlimit(nofile, &limit)
     }
 }
 

@@ -7,7 +7,7 @@ import Vapor
 /// The server `waymark serve` runs (`app.servers.use(.gated(…))`): ``ConnectionGate`` on the
 /// configured address, in front of Vapor's own HTTP server on a loopback port of its choosing.
 /// Vapor's server keeps doing all of HTTP and TLS (certificate reloads included); the gate bounds
-/// the connections and tells ``CancelWhenClientLeaves`` when a client has gone.
+/// the connections and tells ``Request/cancelledWhenClientLeaves(_:)`` when a client has gone.
 final class GatedServer: Server, Sendable {
     let application: Application
     let limits: ConnectionLimits
