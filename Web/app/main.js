@@ -64,7 +64,16 @@ async function renderPage(match, shown) {
   }
   /** @type {PageContext} */
   const context = { ...shown, title: (name) => { if (!signal.aborted) showTitle(name); } };
-  const result = await page.render(freshMain(), context);
+  const main = freshMain();
+  // Busy while the page draws: a screen reader waits for it, and so do the browser tests.
+  main.setAttribute('aria-busy', 'true');
+  /** @type {void | (() => void)} */
+  let result;
+  try {
+    result = await page.render(main, context);
+  } finally {
+    main.removeAttribute('aria-busy');
+  }
   if (typeof result !== 'function') return;
   if (signal.aborted) result();
   else cleanup = result;

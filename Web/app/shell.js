@@ -4,7 +4,7 @@
 // ones (the old cache is deleted when the new worker activates). Unit tests check that this list
 // and the files in Web/ agree, and that VERSION is the files' own.
 
-export const VERSION = 'waymark-shell-2026-12-03-4ef390351785eabe';
+export const VERSION = 'waymark-shell-2026-12-07-daf68c8bcc427834';
 export const CACHE_PREFIX = 'waymark-shell-';
 
 /** `/` is the shell document (Web/index.html), which every page URL answers with. */

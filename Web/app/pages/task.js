@@ -7,7 +7,7 @@
 // is back; the page says what is waiting.
 import { t, language, formatDate } from '../i18n.js';
 import { describeError } from '../errors.js';
-import { el, uniqueId } from '../dom.js';
+import { el, replaceKeepingFocus, uniqueId } from '../dom.js';
 import { call, ApiError } from '../api.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
@@ -89,7 +89,7 @@ export async function render(root, context) {
     const mine = user ? task.assignee.id === user.id : true;
     const officer = user != null && user.role !== 'user';
     const editable = mine && isEditable(task.status);
-    body.replaceChildren(...[
+    replaceKeepingFocus(body, ...[
       facts(task),
       task.status === 'returned' && task.returnReason
         ? el('div', { class: 'card task-returned', role: 'note' }, el('h2', {}, t('task.returnReason')), el('p', { class: 'task-reason' }, task.returnReason))
@@ -139,10 +139,13 @@ export async function render(root, context) {
       editable ? el('p', { class: 'actions' }, save) : null);
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
-      save.disabled = true;
+      // Busy, not disabled: a disabled button loses the keyboard's focus, and the person saving
+      // with Enter would find themselves at the top of the page.
+      if (save.getAttribute('aria-disabled') === 'true') return;
+      save.setAttribute('aria-disabled', 'true');
       await outbox.setNote(id, text.value);
       await flush();
-      save.disabled = false;
+      save.removeAttribute('aria-disabled');
     });
     return form;
   }
