@@ -1,25 +1,63 @@
 // The app's one store of data kept in the browser: IndexedDB (database `waymark`), one object
-// store per kind of record. Version 1 had `uploads` (photos that wait for the network); version
-// 2 adds the recorder's: `routes` (the phone's routes, each with its sealed upload while it is
-// queued), `routeFixes` (every accepted fix, written as it arrives, so a closed tab loses at
-// most the fix in flight), `routeDeletes` (remote deletes that wait for the network) and
-// `keeper` (settings, the kept passphrase and its verifier, the device key). Version 3 adds the
-// data vault's (seed 002): `vaultRecords` (location records waiting for the vault; their `id`
-// made by the database) and `vault` (the vault session, the repo, the last upload, the routes
-// already imported). Version 4 adds `sceneOutbox` (new scenes and rephotographs that wait for the
-// network, Web/scenes/outbox.js). Each upgrade only adds what is missing, so every older
-// version's data stays.
+// store per kind of record, opened here and nowhere else. Each version of the database adds
+// stores, and UPGRADES is its one upgrade path: a phone on any older version runs the steps it
+// has not run yet, so every older version's data stays.
+//   1 `uploads`: photos that wait for the network.
+//   2 the recorder's: `routes` (the phone's routes, each with its sealed upload while it is
+//     queued), `routeFixes` (every accepted fix, written as it arrives, so a closed tab loses at
+//     most the fix in flight), `routeDeletes` (remote deletes that wait for the network) and
+//     `keeper` (settings, the kept passphrase and its verifier, the device key).
+//   3 the data vault's (seed 002): `vaultRecords` (location records waiting for the vault; their
+//     `id` made by the database) and `vault` (the vault session, the repo, the last upload, the
+//     routes already imported).
+//   4 `sceneOutbox`: new scenes and rephotographs that wait for the network (Web/scenes/outbox.js).
+//   5 the tasks' `taskOutbox` (notes, photos and sends that wait for the network) and `tasks`
+//     (the last answers, for offline use), and the field paths' `paths`. They had databases of
+//     their own before (`waymark-tasks`, `waymark-paths`); what those hold is moved here once,
+//     then they are deleted.
 
 const DATABASE = 'waymark';
-const VERSION = 4;
-/** Object stores whose records carry their own `id`. */
-const STORES = ['uploads', 'routes', 'routeDeletes', 'keeper', 'vault', 'sceneOutbox'];
-/** Object stores whose records get their `id` from the database when they have none. */
-const NUMBERED = ['vaultRecords'];
 /** The fixes: keys made by the database, looked up by the route's id. */
 const FIXES = 'routeFixes';
 
-/** @typedef {'uploads' | 'routes' | 'routeDeletes' | 'keeper' | 'vault' | 'sceneOutbox'} StoreName */
+/** @typedef {'uploads' | 'routes' | 'routeDeletes' | 'keeper' | 'vault' | 'sceneOutbox' | 'taskOutbox' | 'tasks' | 'paths'} StoreName */
+
+/** @param {IDBDatabase} database @param {string[]} names stores whose records carry their own `id` */
+function keyed(database, ...names) {
+  for (const name of names) {
+    if (!database.objectStoreNames.contains(name)) database.createObjectStore(name, { keyPath: 'id' });
+  }
+}
+
+/**
+ * Step n makes version n + 1 from version n.
+ * @type {Array<(database: IDBDatabase) => void>}
+ */
+const UPGRADES = [
+  (database) => keyed(database, 'uploads'),
+  (database) => {
+    keyed(database, 'routes', 'routeDeletes', 'keeper');
+    if (!database.objectStoreNames.contains(FIXES)) {
+      database.createObjectStore(FIXES, { autoIncrement: true }).createIndex('routeId', 'routeId', { unique: false });
+    }
+  },
+  (database) => {
+    keyed(database, 'vault');
+    if (!database.objectStoreNames.contains('vaultRecords')) database.createObjectStore('vaultRecords', { keyPath: 'id', autoIncrement: true });
+  },
+  (database) => keyed(database, 'sceneOutbox'),
+  (database) => keyed(database, 'taskOutbox', 'tasks', 'paths'),
+];
+const VERSION = UPGRADES.length;
+
+/**
+ * The databases of before version 5, each store's records moved to one of `waymark`'s.
+ * @type {Array<{name: string, stores: Record<string, StoreName>}>}
+ */
+const FORMER = [
+  { name: 'waymark-tasks', stores: { outbox: 'taskOutbox', tasks: 'tasks' } },
+  { name: 'waymark-paths', stores: { paths: 'paths' } },
+];
 
 /** @type {Promise<IDBDatabase> | null} */
 let opening = null;
@@ -28,17 +66,8 @@ function open() {
   if (!opening) {
     opening = new Promise((resolve, reject) => {
       const request = indexedDB.open(DATABASE, VERSION);
-      request.onupgradeneeded = () => {
-        const database = request.result;
-        for (const name of STORES) {
-          if (!database.objectStoreNames.contains(name)) database.createObjectStore(name, { keyPath: 'id' });
-        }
-        for (const name of NUMBERED) {
-          if (!database.objectStoreNames.contains(name)) database.createObjectStore(name, { keyPath: 'id', autoIncrement: true });
-        }
-        if (!database.objectStoreNames.contains(FIXES)) {
-          database.createObjectStore(FIXES, { autoIncrement: true }).createIndex('routeId', 'routeId', { unique: false });
-        }
+      request.onupgradeneeded = (event) => {
+        for (let step = event.oldVersion; step < VERSION; step += 1) UPGRADES[step](request.result);
       };
       // Another tab still holds an older version open: it is asked to let go (below), and this one waits.
       request.onblocked = () => console.warn('Waymark: waiting for another tab to close the older local database');
@@ -46,12 +75,59 @@ function open() {
         const database = request.result;
         // A newer version of the app opened in another tab: close, so its upgrade can run.
         database.onversionchange = () => { database.close(); opening = null; };
-        resolve(database);
+        moveFormer(database).then(() => resolve(database), () => resolve(database));
       };
       request.onerror = () => { opening = null; reject(request.error); };
     });
   }
   return opening;
+}
+
+/**
+ * Opens an older database only if it is there (opening one that is not would make it).
+ * @param {string} name
+ * @returns {Promise<IDBDatabase | null>}
+ */
+function openIfThere(name) {
+  return new Promise((resolve) => {
+    const request = indexedDB.open(name);
+    request.onupgradeneeded = (event) => { if (event.oldVersion === 0) request.transaction?.abort(); };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => resolve(null);
+  });
+}
+
+/**
+ * Moves what the databases of before version 5 hold into `database`, then deletes them. The
+ * records keep their ids, so a move cut short (a closed tab) is simply done again next time.
+ * @param {IDBDatabase} database
+ */
+async function moveFormer(database) {
+  for (const former of FORMER) {
+    const old = await openIfThere(former.name);
+    if (!old) continue;
+    const names = Object.keys(former.stores).filter((name) => old.objectStoreNames.contains(name));
+    /** @type {Array<[string, any[]]>} */
+    const found = [];
+    for (const name of names) {
+      found.push([former.stores[name], await new Promise((resolve, reject) => {
+        const request = old.transaction(name, 'readonly').objectStore(name).getAll();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      })]);
+    }
+    old.close();
+    if (found.length > 0) {
+      await new Promise((resolve, reject) => {
+        const transaction = database.transaction(found.map(([store]) => store), 'readwrite');
+        for (const [store, items] of found) for (const item of items) transaction.objectStore(store).put(item);
+        transaction.oncomplete = () => resolve(undefined);
+        transaction.onerror = () => reject(transaction.error);
+        transaction.onabort = () => reject(transaction.error);
+      });
+    }
+    await new Promise((resolve) => { const request = indexedDB.deleteDatabase(former.name); request.onsuccess = request.onerror = request.onblocked = () => resolve(undefined); });
+  }
 }
 
 /**

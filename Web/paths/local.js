@@ -1,53 +1,13 @@
-// Where the /paths page keeps its walks on the phone and how it sends them. The paths live in an
-// IndexedDB database of their own (`waymark-paths`, store `paths`), written after every point so
-// that a closed tab loses nothing; the two switches of the page (a tone per point, following the
+// Where the /paths page keeps its walks on the phone and how it sends them. The paths live in the
+// app's one database (Web/app/store.js, store `paths`), written after every point so that a
+// closed tab loses nothing; the two switches of the page (a tone per point, following the
 // position on the map) are remembered in localStorage.
 import { ApiError, call } from '../app/api.js';
+import { records } from '../app/store.js';
 import { memoryPathStorage, pathBody } from './model.js';
 
 /** @typedef {import('./model.js').LocalPath} LocalPath */
 /** @typedef {import('./model.js').PathStorage} PathStorage */
-
-const DATABASE = 'waymark-paths';
-const STORE = 'paths';
-
-/** @type {Promise<IDBDatabase> | null} */
-let opening = null;
-
-function open() {
-  if (!opening) {
-    opening = new Promise((resolve, reject) => {
-      const request = indexedDB.open(DATABASE, 1);
-      request.onupgradeneeded = () => {
-        if (!request.result.objectStoreNames.contains(STORE)) request.result.createObjectStore(STORE, { keyPath: 'id' });
-      };
-      request.onsuccess = () => {
-        const database = request.result;
-        database.onversionchange = () => { database.close(); opening = null; };
-        resolve(database);
-      };
-      request.onerror = () => { opening = null; reject(request.error); };
-    });
-  }
-  return opening;
-}
-
-/**
- * @template T
- * @param {IDBTransactionMode} mode
- * @param {(objects: IDBObjectStore) => IDBRequest<T>} action
- * @returns {Promise<T>}
- */
-async function run(mode, action) {
-  const database = await open();
-  return new Promise((resolve, reject) => {
-    const transaction = database.transaction(STORE, mode);
-    const request = action(transaction.objectStore(STORE));
-    transaction.oncomplete = () => resolve(request.result);
-    transaction.onerror = () => reject(transaction.error);
-    transaction.onabort = () => reject(transaction.error);
-  });
-}
 
 /** @type {PathStorage | null} */
 let storage = null;
@@ -58,11 +18,7 @@ let storage = null;
  */
 export function pathStorage() {
   if (!storage) {
-    storage = typeof indexedDB === 'undefined' ? memoryPathStorage() : {
-      all: () => run('readonly', (objects) => objects.getAll()),
-      put: async (path) => { await run('readwrite', (objects) => objects.put(path)); },
-      delete: async (id) => { await run('readwrite', (objects) => objects.delete(id)); },
-    };
+    storage = typeof indexedDB === 'undefined' ? memoryPathStorage() : /** @type {PathStorage} */ (records('paths'));
   }
   return storage;
 }

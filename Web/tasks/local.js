@@ -1,57 +1,17 @@
-// Where the /tasks pages keep things on the phone and how they send them. An IndexedDB database
-// of their own (`waymark-tasks`): `outbox` holds the notes and photos that wait for the network
+// Where the /tasks pages keep things on the phone and how they send them. In the app's one
+// database (Web/app/store.js): `taskOutbox` holds the notes and photos that wait for the network
 // (written before anything is sent, so a closed tab loses nothing), `tasks` the last answer about
 // each task and the last list, so that the pages show them offline.
 import { ApiError, call } from '../app/api.js';
+import { records } from '../app/store.js';
 import { createTaskOutbox, memoryOutboxStorage } from './model.js';
 
 /** @typedef {import('./model.js').OutboxItem} OutboxItem */
 /** @typedef {import('./model.js').OutboxStorage} OutboxStorage */
 
-const DATABASE = 'waymark-tasks';
-const OUTBOX = 'outbox';
-const TASKS = 'tasks';
-
-/** @type {Promise<IDBDatabase> | null} */
-let opening = null;
-
-function open() {
-  if (!opening) {
-    opening = new Promise((resolve, reject) => {
-      const request = indexedDB.open(DATABASE, 1);
-      request.onupgradeneeded = () => {
-        for (const name of [OUTBOX, TASKS]) {
-          if (!request.result.objectStoreNames.contains(name)) request.result.createObjectStore(name, { keyPath: 'id' });
-        }
-      };
-      request.onsuccess = () => {
-        const database = request.result;
-        database.onversionchange = () => { database.close(); opening = null; };
-        resolve(database);
-      };
-      request.onerror = () => { opening = null; reject(request.error); };
-    });
-  }
-  return opening;
-}
-
-/**
- * @template T
- * @param {string} store
- * @param {IDBTransactionMode} mode
- * @param {(objects: IDBObjectStore) => IDBRequest<T>} action
- * @returns {Promise<T>}
- */
-async function run(store, mode, action) {
-  const database = await open();
-  return new Promise((resolve, reject) => {
-    const transaction = database.transaction(store, mode);
-    const request = action(transaction.objectStore(store));
-    transaction.oncomplete = () => resolve(request.result);
-    transaction.onerror = () => reject(transaction.error);
-    transaction.onabort = () => reject(transaction.error);
-  });
-}
+/** @typedef {{id: string, value: any}} Copy the last answer kept under an id */
+/** The kept answers. */
+const copies = () => /** @type {ReturnType<typeof records<Copy>>} */ (records('tasks'));
 
 const hasIndexedDB = () => typeof indexedDB !== 'undefined';
 
@@ -79,11 +39,7 @@ let outbox = null;
 export function taskOutbox() {
   if (!outbox) {
     /** @type {OutboxStorage} */
-    const storage = hasIndexedDB() ? {
-      all: () => run(OUTBOX, 'readonly', (objects) => objects.getAll()),
-      put: async (item) => { await run(OUTBOX, 'readwrite', (objects) => objects.put(item)); },
-      delete: async (id) => { await run(OUTBOX, 'readwrite', (objects) => objects.delete(id)); },
-    } : memoryOutboxStorage();
+    const storage = hasIndexedDB() ? /** @type {OutboxStorage} */ (records('taskOutbox')) : memoryOutboxStorage();
     outbox = createTaskOutbox({ storage, send: sendOutboxItem });
   }
   return outbox;
@@ -96,7 +52,7 @@ export function taskOutbox() {
  */
 export async function remember(id, value) {
   if (!hasIndexedDB()) return;
-  try { await run(TASKS, 'readwrite', (objects) => objects.put({ id, value })); } catch { /* only a cache */ }
+  try { await copies().put({ id, value }); } catch { /* only a cache */ }
 }
 
 /**
@@ -106,5 +62,5 @@ export async function remember(id, value) {
  */
 export async function remembered(id) {
   if (!hasIndexedDB()) return null;
-  try { return (await run(TASKS, 'readonly', (objects) => objects.get(id)))?.value ?? null; } catch { return null; }
+  try { return (await copies().get(id))?.value ?? null; } catch { return null; }
 }
