@@ -24,7 +24,9 @@ release: bootstrap
 	$(SWIFT) build -c release --product waymark
 	$(SWIFT) build -c release --product waymark-load
 
+# The service worker's manifest is written from Web/'s files first, so a phone gets what was just changed.
 run: bootstrap
+	node scripts/shell-version.mjs
 	$(SWIFT) run waymark $(ARGS)
 
 test: bootstrap

@@ -1,130 +1,23 @@
 // The files that make the app work offline: the service worker caches them at install under
-// VERSION and serves them from there. VERSION is a hash of these files, written by
-// `node scripts/shell-version.mjs`: a changed file gives a new VERSION, so browsers fetch the new
-// ones (the old cache is deleted when the new worker activates). Unit tests check that this list
-// and the files in Web/ agree, and that VERSION is the files' own.
+// VERSION and serves them from there. Both come from the files themselves: shell-manifest.js is
+// written by `node scripts/shell-version.mjs` (and by `make run`), which lists every file of Web/
+// with its SHA-256 and names the cache by their hash, so a changed file gives a new VERSION and
+// browsers fetch the new ones (the old cache is deleted when the new worker activates). A unit test
+// fails while the written manifest is stale.
+import { VERSION, SHELL_MANIFEST } from './shell-manifest.js';
 
-export const VERSION = 'waymark-shell-2026-12-07-daf68c8bcc427834';
+export { VERSION };
 export const CACHE_PREFIX = 'waymark-shell-';
 
-/** `/` is the shell document (Web/index.html), which every page URL answers with. */
-export const SHELL_FILES = Object.freeze([
-  '/',
-  '/favicon.ico',
-  '/manifest.webmanifest',
-  '/styles/app.css',
-  '/app/api.js',
-  '/app/contract.js',
-  '/app/dom.js',
-  '/app/errors.js',
-  '/app/geodesy.js',
-  '/app/i18n.js',
-  '/app/icons.js',
-  '/app/jobs.js',
-  '/app/main.js',
-  '/app/nav.js',
-  '/app/outbox.js',
-  '/app/pages.json',
-  '/app/router.js',
-  '/app/session.js',
-  '/app/shell.js',
-  '/app/status.js',
-  '/app/store.js',
-  '/app/pages/account.js',
-  '/app/pages/camera.js',
-  '/app/pages/home.js',
-  '/app/pages/inspection.js',
-  '/app/pages/inspection-settings.js',
-  '/app/pages/map.js',
-  '/app/pages/not-found.js',
-  '/app/pages/paths.js',
-  '/app/pages/photo.js',
-  '/app/pages/upload.js',
-  '/app/pages/record.js',
-  '/app/pages/route.js',
-  '/app/pages/routes.js',
-  '/app/pages/scene.js',
-  '/app/pages/scene-new.js',
-  '/app/pages/scene-retake.js',
-  '/app/pages/scenes.js',
-  '/app/pages/my-scenes.js',
-  '/app/pages/settings.js',
-  '/app/pages/sky.js',
-  '/app/pages/task.js',
-  '/app/pages/tasks.js',
-  '/app/pages/vault.js',
-  '/app/pages/vault-module.js',
-  '/app/pages/vault-user.js',
-  '/app/pages/welcome.js',
-  '/inspection/camera-model.js',
-  '/inspection/declination.js',
-  '/inspection/fixes.js',
-  '/inspection/geometry.js',
-  '/inspection/nmea.js',
-  '/inspection/receiver.js',
-  '/inspection/settings.js',
-  '/inspection/status.js',
-  '/inspection/wmm2025.js',
-  '/paths/local.js',
-  '/paths/model.js',
-  '/photos/browse.js',
-  '/photos/format.js',
-  '/photos/leaflet.js',
-  '/photos/photo-card.js',
-  '/photos/position.js',
-  '/photos/tiles.js',
-  '/photos/upload-queue.js',
-  '/photos/uploads.js',
-  '/recorder/engine.js',
-  '/recorder/envelope.js',
-  '/recorder/keeper.js',
-  '/recorder/notices.js',
-  '/recorder/passphrase-rules.js',
-  '/recorder/route-queue.js',
-  '/recorder/routes.js',
-  '/recorder/ui/beep.js',
-  '/recorder/ui/connection.js',
-  '/recorder/ui/gauge.js',
-  '/recorder/ui/live.js',
-  '/recorder/ui/qr.js',
-  '/recorder/ui/resume.js',
-  '/recorder/ui/wake-lock.js',
-  '/scenes/attitude.js',
-  '/scenes/capture.js',
-  '/scenes/compare.js',
-  '/scenes/exif.js',
-  '/scenes/format.js',
-  '/scenes/outbox.js',
-  '/scenes/uploads.js',
-  '/sky/plot.js',
-  '/tasks/local.js',
-  '/tasks/model.js',
-  '/styles/camera.css',
-  '/styles/inspection.css',
-  '/styles/paths.css',
-  '/styles/scene-camera.css',
-  '/styles/scenes.css',
-  '/styles/sky.css',
-  '/styles/tasks.css',
-  '/styles/vault.css',
-  '/vault/cache.js',
-  '/vault/client.js',
-  '/vault/connection.js',
-  '/vault/push.js',
-  '/vault/qr.js',
-  '/vault/records.js',
-  '/vault/seal.js',
-  '/vault/tokens.js',
-  '/vault/ui/login.js',
-  '/vault/ui/modules.js',
-  '/vault/ui/scanner.js',
-  '/vault/ui/words.js',
-  '/i18n/de.json',
-  '/i18n/en.json',
-  '/icons/icon-192.png',
-  '/icons/icon-512.png',
-  '/icons/maskable-512.png',
-]);
+/**
+ * The shell's URL paths; `/` is the shell document (Web/index.html), which every page URL answers
+ * with. The manifest is one of them (the pages that show the version import it), the one without
+ * a hash of its own: it is made of the others'.
+ */
+export const SHELL_FILES = Object.freeze([...SHELL_MANIFEST.map(([path]) => path), '/app/shell-manifest.js']);
+
+/** Each file's Subresource Integrity (`sha256-…`): the worker caches a file only if its bytes are these. */
+export const SHELL_INTEGRITY = Object.freeze(Object.fromEntries(SHELL_MANIFEST));
 
 /**
  * The browser libraries the server serves from the system's packages under /vendor/ (DESIGN §3.8)

@@ -2,7 +2,7 @@
 // serves it from there, so the app opens without a network. Pages are answered from the
 // network first and from the cached shell when offline; the API is never cached. Background
 // Sync (where the browser has it) wakes it to upload the recorder's queued routes with no page open.
-import { VERSION, CACHE_PREFIX, SHELL_FILES, VENDOR_FILES } from './shell.js';
+import { VERSION, CACHE_PREFIX, SHELL_FILES, SHELL_INTEGRITY, VENDOR_FILES } from './shell.js';
 import { ROUTE_SYNC_TAG, syncNow } from '../recorder/routes.js';
 
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
@@ -11,7 +11,9 @@ worker.addEventListener('install', (event) => {
   event.waitUntil(
     caches.open(VERSION)
       .then(async (cache) => {
-        await cache.addAll(SHELL_FILES.map((path) => new Request(path, { cache: 'reload' })));
+        // Each file is checked against its hash in the manifest: a file from another version (a
+        // server being updated, a proxy's stale copy) fails the install rather than mixing versions.
+        await cache.addAll(SHELL_FILES.map((path) => new Request(path, { cache: 'reload', integrity: SHELL_INTEGRITY[path] ?? '' })));
         // The system's browser libraries may be missing on a server (`--web-vendor`): each is kept
         // when it is there, and the app installs without it (the page then says what is missing).
         await Promise.all(VENDOR_FILES.map((path) => cache.add(new Request(path, { cache: 'reload' })).catch(() => undefined)));

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.database_independent
 FIXTURES = Path(os.environ["WAYMARK_FIXTURES"]) if os.environ.get("WAYMARK_FIXTURES") else REPO.parent / "shared" / "fixtures"
 LOG = FIXTURES / "nmea" / "bu353s4.log"
 BERLIN = {"latitude": 52.52, "longitude": 13.405, "accuracy": 5}
-VERSION = re.search(r"VERSION = '([^']+)'", (REPO / "Web" / "app" / "shell.js").read_text(encoding="utf-8")).group(1)
+VERSION = re.search(r"VERSION = '([^']+)'", (REPO / "Web" / "app" / "shell-manifest.js").read_text(encoding="utf-8")).group(1)
 
 # A stand-in for Web Serial: one USB port (a Prolific PL2303, as in the BU-353S4) whose stream
 # plays the log in chunks of 1–64 bytes every 10 ms, over and over, as a receiver sends each second;

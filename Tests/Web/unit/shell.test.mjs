@@ -6,26 +6,35 @@ import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { WEB, webFiles } from './helpers.mjs';
-import { SHELL_FILES, VERSION, CACHE_PREFIX } from '../../../Web/app/shell.js';
-import { shellHash } from '../../../scripts/shell-version.mjs';
-
-// Files in Web/ that the browser never needs offline: the worker itself (the browser keeps it),
-// type-checking configuration and the icon generator.
-const NOT_SHELL = [/^\/app\/sw\.js$/, /^\/tsconfig(\.\w+)?\.json$/, /README\.md$/, /\.py$/, /^\/index\.html$/];
+import { createHash } from 'node:crypto';
+import { SHELL_FILES, SHELL_INTEGRITY, VERSION, CACHE_PREFIX } from '../../../Web/app/shell.js';
+import { SHELL_MANIFEST } from '../../../Web/app/shell-manifest.js';
+import { deriveShell, NOT_SHELL } from '../../../scripts/shell-version.mjs';
 
 test('the service worker caches every file the app ships, and only files that exist', () => {
   const shipped = webFiles().filter((file) => !NOT_SHELL.some((pattern) => pattern.test(file)));
-  const listed = SHELL_FILES.filter((path) => path !== '/');
-  assert.deepEqual([...listed].sort(), shipped, 'Web/app/shell.js SHELL_FILES and the files in Web/ differ');
-  assert.ok(SHELL_FILES.includes('/'), 'the shell document');
+  const listed = SHELL_FILES.filter((path) => path !== '/' && path !== '/app/shell-manifest.js');
+  assert.deepEqual([...listed].sort(), shipped, 'a file was added to or removed from Web/: run node scripts/shell-version.mjs and commit Web/app/shell-manifest.js');
+  assert.ok(SHELL_FILES.includes('/') && SHELL_FILES.includes('/app/shell-manifest.js'), 'the shell document and the manifest the pages import');
   assert.ok(existsSync(join(WEB, 'index.html')));
   assert.ok(VERSION.startsWith(CACHE_PREFIX));
 });
 
-test('VERSION is made from the shell\'s files, so that a changed file reaches installed apps (run scripts/shell-version.mjs)', () => {
+test('the manifest is the files\' own: each hash and VERSION are what the files make now (run node scripts/shell-version.mjs)', () => {
+  const shell = deriveShell();
   const match = /^(.*)(\d{4}-\d{2}-\d{2})-([0-9a-f]{16})$/.exec(VERSION);
   assert.ok(match && match[1] === CACHE_PREFIX, `VERSION ${VERSION} is ${CACHE_PREFIX}<day>-<hash>`);
-  assert.equal(match[3], shellHash(SHELL_FILES), 'a file of the shell changed: run node scripts/shell-version.mjs and commit Web/app/shell.js');
+  assert.deepEqual(SHELL_MANIFEST.map(([path, integrity]) => [path, integrity]), shell.files,
+    'a file of the shell changed: run node scripts/shell-version.mjs and commit Web/app/shell-manifest.js');
+  assert.equal(match[3], shell.hash, 'a file of the shell changed: run node scripts/shell-version.mjs and commit Web/app/shell-manifest.js');
+});
+
+test('each integrity is the SHA-256 of the file the server sends for that path', () => {
+  for (const [path, integrity] of SHELL_MANIFEST) {
+    const file = join(WEB, path === '/' ? 'index.html' : path.slice(1));
+    assert.equal(integrity, `sha256-${createHash('sha256').update(readFileSync(file)).digest('base64')}`, path);
+    assert.equal(SHELL_INTEGRITY[path], integrity);
+  }
 });
 
 test('the manifest makes the app installable: name, start_url, standalone, 192 and 512 icons, maskable', () => {
