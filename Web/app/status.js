@@ -6,19 +6,42 @@ import { el } from './dom.js';
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let timer;
+/**
+ * The message shown now; aborted when it leaves the screen.
+ * @type {AbortController | null}
+ */
+let shown = null;
 
 /**
- * Shows and announces `text` in the status region.
+ * Shows and announces `text` in the status region, for eight seconds or until another message
+ * takes its place, or sooner: as soon as `until` is aborted, because what the message said is no
+ * longer so ("… sent when the phone is online" once it has been sent).
  * @param {string} text
+ * @param {{until?: AbortSignal}} [options]
+ * @returns {AbortSignal} aborted when the message has left the screen, for listeners that only
+ *   matter while it is shown
  */
-export function announce(text) {
+export function announce(text, options = {}) {
+  const { until } = options;
+  const mine = new AbortController();
   const region = document.getElementById('status');
-  if (!region) return;
+  if (!region || until?.aborted) { mine.abort(); return mine.signal; }
+  const leave = () => {
+    if (shown !== mine) return;
+    clearTimeout(timer);
+    region.textContent = '';
+    shown = null;
+    mine.abort();
+  };
   clearTimeout(timer);
+  shown?.abort();
+  shown = mine;
   region.textContent = '';
   // A fresh text node after clearing makes screen readers announce a repeated message again.
-  requestAnimationFrame(() => { region.textContent = text; });
-  timer = setTimeout(() => { region.textContent = ''; }, 8000);
+  requestAnimationFrame(() => { if (shown === mine) region.textContent = text; });
+  timer = setTimeout(leave, 8000);
+  until?.addEventListener('abort', leave, { once: true, signal: mine.signal });
+  return mine.signal;
 }
 
 /** Keeps the offline notice (#offline) in step with the browser's connection. */

@@ -6,8 +6,23 @@ import { t } from '../app/i18n.js';
 import { el } from '../app/dom.js';
 import { startRouteSync, unfinishedRoute } from './routes.js';
 
-/** The window event pages listen to when the phone's routes changed under them (stored by the queue). */
+/**
+ * The window event pages listen to when the phone's routes changed under them (stored by the
+ * queue); its `detail.stored` lists the local ids of the routes just stored.
+ */
 export const ROUTES_CHANGED = 'waymark:routes-changed';
+
+/** @param {string[]} stored */
+const changed = (stored) => new CustomEvent(ROUTES_CHANGED, { detail: { stored } });
+
+/**
+ * Whether a ROUTES_CHANGED event says that the route `id` was stored.
+ * @param {Event} event @param {string} id
+ */
+export function wasStored(event, id) {
+  const stored = /** @type {CustomEvent<{stored?: unknown}>} */ (event).detail?.stored;
+  return Array.isArray(stored) && stored.includes(id);
+}
 /** How long the notice stays (ms) after the last route it counts. */
 export const NOTICE_MS = 10000;
 
@@ -64,9 +79,9 @@ export function startRouteNotices(navigate) {
     timer = setTimeout(hide, NOTICE_MS);
   };
   // The pages showing routes redraw their statuses after a drain that changed something.
-  /** @param {{stored: unknown[], deleted: number, failed: number}} result */
+  /** @param {{stored: Array<{id: string}>, deleted: number, failed: number}} result */
   const onDrained = (result) => {
-    if (result.stored.length > 0 || result.deleted > 0 || result.failed > 0) window.dispatchEvent(new CustomEvent(ROUTES_CHANGED));
+    if (result.stored.length > 0 || result.deleted > 0 || result.failed > 0) window.dispatchEvent(changed(result.stored.map((route) => route.id)));
   };
   const sync = startRouteSync({ onStored, onDrained });
   // Routes the service worker stored by Background Sync (no page was uploading them).
@@ -74,8 +89,9 @@ export function startRouteNotices(navigate) {
   const onMessage = (event) => {
     const data = event.data;
     if (!data || data.type !== 'waymark-routes-stored' || !Array.isArray(data.routes)) return;
-    onStored(data.routes.filter(/** @param {unknown} id */ (id) => typeof id === 'string').map(/** @param {string} id */ (id) => ({ id })));
-    window.dispatchEvent(new CustomEvent(ROUTES_CHANGED));
+    const ids = data.routes.filter(/** @param {unknown} id */ (id) => typeof id === 'string');
+    onStored(ids.map(/** @param {string} id */ (id) => ({ id })));
+    window.dispatchEvent(changed(ids));
   };
   navigator.serviceWorker?.addEventListener('message', onMessage);
   return {

@@ -5,7 +5,7 @@ control. On a 320 px and a 390 px phone, in English and German."""
 import pytest
 from playwright.sync_api import expect
 
-from conftest import messages, username
+from conftest import messages, username, wait_for_service_worker
 from flows import sign_in
 from test_tasks import make_officer, make_user
 from photos_flows import PASSWORD
@@ -189,3 +189,54 @@ def test_the_bar_follows_the_account_until_a_job_is_chosen(phone_for, api, tmp_p
     expect_bar(page, m, "geotag")
     page.reload()
     expect_bar(page, m, "geotag")
+
+
+COVERED_FIXED_CONTROLS = """(toast) => {
+  const fixed = (element) => { for (let at = element; at; at = at.parentElement) if (getComputedStyle(at).position === 'fixed') return at; return null; };
+  const status = document.getElementById('status');
+  return [...document.querySelectorAll('button, a[href], input, select')].filter((control) => {
+    const holder = fixed(control);
+    if (!holder || holder === status || status.contains(control)) return false;
+    const box = control.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || getComputedStyle(control).visibility === 'hidden') return false;
+    return !(box.bottom <= toast.y || box.top >= toast.y + toast.height || box.right <= toast.x || box.left >= toast.x + toast.width);
+  }).map((control) => control.textContent.trim() || control.getAttribute('aria-label'));
+}"""
+
+
+@pytest.mark.phone_origin
+@pytest.mark.parametrize("locale,width", [("en-US", "320"), ("de-DE", "390")], ids=["en-320", "de-390"])
+def test_a_status_leaves_when_what_it_said_has_changed(phone_for, api, locale, width):
+    """A route stopped offline: the status says it is sent when the phone is online, above the bar
+    and clear of its controls. Once online and stored, that status leaves (it is no longer so)
+    and the queue's own notice says the route is stored."""
+    m = messages(locale[:2])
+    name = username("rita")
+    make_user(api, name)
+    phone = phone_of(phone_for, locale, width, geolocation={"latitude": 48.1, "longitude": 11.5, "accuracy": 5})
+    page = phone.page
+    page.goto("/account")
+    assert sign_in(phone, locale[:2], name, PASSWORD).status == 200
+    # The app's files are kept on the phone before it goes offline.
+    wait_for_service_worker(page)
+    page.goto("/record")
+    page.get_by_label(m["connection.passphrase"], exact=True).fill("a passphrase for the toast")
+    page.get_by_role("button", name=m["connection.continue"]).click()
+    page.get_by_role("button", name=m["record.start"], exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(m["record.recording"])
+    phone.context.set_offline(True)
+    page.get_by_role("button", name=m["record.stop"]).click()
+    status = page.locator("#status")
+    expect(status).to_have_text(m["record.stopped"])
+    toast, strip = status.bounding_box(), bar(page, m).bounding_box()
+    assert toast["y"] + toast["height"] <= strip["y"], (toast, strip)
+    # The controls that stay put while the page scrolls (the bar, floating buttons): the status
+    # never lies over one of them. (The page's own content scrolls out from under it.)
+    covered = page.evaluate(COVERED_FIXED_CONTROLS, toast)
+    assert covered == [], f"the status covers {covered}"
+    phone.shot(f"status-offline-{locale[:2]}-{width}")
+    with page.expect_response(lambda r: r.url.endswith("/api/v1/routes") and r.request.method == "POST" and r.status in (200, 201)):
+        phone.context.set_offline(False)
+    expect(page.locator("#route-notice")).to_have_text(m["routes.stored.one"])
+    expect(status).to_have_text("")
+    phone.shot(f"status-stored-{locale[:2]}-{width}")

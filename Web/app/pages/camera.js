@@ -25,7 +25,7 @@ import {
 import { isEditable } from '../../tasks/model.js';
 import { remembered, taskOutbox } from '../../tasks/local.js';
 import { uploads, describeUploadError } from '../../photos/uploads.js';
-import { refusalText } from './tasks.js';
+import { refusalText } from '../../tasks/words.js';
 
 /** @typedef {import('../../inspection/fixes.js').Fix} Fix */
 /** @typedef {import('../../inspection/camera-model.js').Missing} Missing */
@@ -46,6 +46,10 @@ const TAKE_PHOTO_LIMIT_MS = 8000;
  * @param {import('../router.js').PageContext} context
  */
 export async function render(root, context) {
+  const { signal } = context;
+  // Ended when the page is left (the router's signal) or its camera stopped (stop(), once).
+  let stopped = false;
+  const ended = () => stopped || signal.aborted;
   const taskId = context.params.id ?? null;
   const user = await currentUser();
   // Offline, who is signed in cannot be asked: the camera works, and the photo waits.
@@ -76,7 +80,6 @@ export async function render(root, context) {
   }
 
   const settings = loadInspectionSettings();
-  let alive = true;
   /** @type {MediaStream | null} */
   let stream = null;
   /** @type {Fix[]} */
@@ -141,7 +144,7 @@ export async function render(root, context) {
         audio: false,
         video: { facingMode: { ideal: 'environment' }, width: { ideal: 4096 }, height: { ideal: 3072 } },
       });
-      if (!alive || !video.isConnected) { for (const track of opened.getTracks()) track.stop(); stop(); return; }
+      if (ended() || !video.isConnected) { for (const track of opened.getTracks()) track.stop(); stop(); return; }
       stream = opened;
       video.srcObject = opened;
       await video.play().catch(() => { /* autoplay starts it */ });
@@ -199,7 +202,7 @@ export async function render(root, context) {
   // ---- Every tick: the boxes, the conditions and the countdown ----
   let shownMissing = '';
   function tick() {
-    if (!alive) return;
+    if (ended()) return;
     // Left while it was still drawing: its <main> is out of the document, and the shell runs the
     // cleanup only once render has returned.
     if (!video.isConnected) { stop(); return; }
@@ -379,7 +382,7 @@ export async function render(root, context) {
 
   /** @param {string} text @param {boolean} [failed] */
   function showResult(text, failed = false) {
-    if (!alive) return;
+    if (ended()) return;
     const another = el('button', { type: 'button', class: 'primary' }, t('camera.another'));
     another.addEventListener('click', () => { result.hidden = true; shutter.focus(); });
     result.replaceChildren(
@@ -393,7 +396,7 @@ export async function render(root, context) {
   const online = () => {
     if (!taskId) return;
     void taskOutbox().drain().then(async (counts) => {
-      if (counts.sent === 0 || !alive) return;
+      if (counts.sent === 0 || ended()) return;
       announce(t('task.status.sent', { count: counts.sent }));
       // The photo this page said was waiting has gone too: say so where it said it waits.
       const waiting = new Set((await taskOutbox().list(taskId)).map((item) => item.id));
@@ -406,8 +409,8 @@ export async function render(root, context) {
 
   /** Stops the camera, the position, the sensors and the ticks (once). */
   function stop() {
-    if (!alive) return;
-    alive = false;
+    if (stopped) return;
+    stopped = true;
     clearInterval(timer);
     stopFixes();
     window.removeEventListener(orientationEvent, onOrientation);

@@ -30,12 +30,14 @@ const TIME_CHOICES = /** @type {Array<[TimeChoice, string]>} */ ([
   ['any', 'near.time.any'], ['day', 'near.time.day'], ['week', 'near.time.week'], ['year', 'near.time.year'], ['custom', 'near.time.custom'],
 ]);
 
-/** @param {HTMLElement} root */
-export async function render(root) {
+/**
+ * @param {HTMLElement} root
+ * @param {import('../router.js').PageContext} context
+ */
+export async function render(root, { signal }) {
   const user = await currentUser();
   const lang = language();
   const system = unitSystem(navigator.language);
-  let alive = true;
 
   const radiusId = uniqueId('radius');
   const radius = el('select', { id: radiusId, name: 'radius' },
@@ -88,11 +90,11 @@ export async function render(root) {
     say(t('position.finding'));
     try {
       const position = await currentPosition({ maximumAge: 0 });
-      if (!alive) return;
+      if (signal.aborted) return;
       state.position = position;
       await search(position);
     } catch (error) {
-      if (!alive) return;
+      if (signal.aborted) return;
       const retry = el('button', { type: 'button', onclick: () => void locateAndSearch() }, t('position.retry'));
       say(t(positionMessageKey(error)), el('p', { class: 'actions' }, retry), true);
     } finally {
@@ -113,7 +115,7 @@ export async function render(root) {
     try {
       /** @type {{items: Photo[], next: string | null}} */
       const answer = await call('photosNearby', { query });
-      if (!alive) return;
+      if (signal.aborted) return;
       state.items = cursor ? [...state.items, ...answer.items] : answer.items;
       state.next = answer.next;
       state.at = Date.now();
@@ -126,7 +128,7 @@ export async function render(root) {
       announce(t('near.announce', { count: state.items.length }));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (alive) say(describeError(error, t), el('p', { class: 'actions' }, el('button', { type: 'button', onclick: () => void search(position, cursor) }, t('position.retry'))), true);
+      if (!signal.aborted) say(describeError(error, t), el('p', { class: 'actions' }, el('button', { type: 'button', onclick: () => void search(position, cursor) }, t('position.retry'))), true);
     } finally {
       grid.removeAttribute('aria-busy');
       more.disabled = false;
@@ -156,5 +158,4 @@ export async function render(root) {
   } else {
     void locateAndSearch();
   }
-  return () => { alive = false; };
 }

@@ -15,7 +15,7 @@ import {
 import {
   BAUD_RATES, serialAvailable, receiverState, onReceiverState, receiverSummary, connectReceiver, disconnectReceiver, resumeReceiver,
 } from '../../inspection/receiver.js';
-import { positionText, fixTimeText } from './inspection.js';
+import { positionText, fixTimeText } from '../../inspection/words.js';
 
 /** @typedef {import('../../inspection/settings.js').InspectionSettings} InspectionSettings */
 /** @typedef {import('../../inspection/receiver.js').ReceiverState} ReceiverState */

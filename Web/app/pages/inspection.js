@@ -11,7 +11,8 @@ import { VERSION } from '../shell.js';
 import { watchFixes, externalReceiver, onSourceChange } from '../../inspection/fixes.js';
 import { loadInspectionSettings } from '../../inspection/settings.js';
 import { resumeReceiver, onReceiverState, receiverState, receiverSummary } from '../../inspection/receiver.js';
-import { lights, locationFromError, hasSensorData, cameraFromDevices, coordinateParts } from '../../inspection/status.js';
+import { lights, locationFromError, hasSensorData, cameraFromDevices } from '../../inspection/status.js';
+import { positionText, fixTimeText } from '../../inspection/words.js';
 
 /** @typedef {import('../../inspection/fixes.js').Fix} Fix */
 /** @typedef {import('../../inspection/fixes.js').Receiver} Receiver */
@@ -34,21 +35,6 @@ const ANNOUNCED = new Set(['location', 'online']);
 /** @param {number} value @param {number} digits */
 function number(value, digits) {
   return new Intl.NumberFormat(language(), { maximumFractionDigits: digits }).format(value);
-}
-
-/**
- * "38.110501° N, 122.626923° W" in the page's language.
- * @param {number} latitude @param {number} longitude
- */
-export function positionText(latitude, longitude) {
-  const parts = coordinateParts(latitude, longitude, language());
-  const letters = { N: t('sky.north'), S: t('sky.south'), E: t('sky.east'), W: t('sky.west') };
-  return t('inspection.position.coordinates', { latitude: parts.latitude, ns: letters[parts.ns], longitude: parts.longitude, ew: letters[parts.ew] });
-}
-
-/** @param {number} milliseconds */
-export function fixTimeText(milliseconds) {
-  return new Intl.DateTimeFormat(language(), { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(milliseconds));
 }
 
 /** @param {Receiver | null} source */
@@ -79,8 +65,11 @@ function aboutDialog() {
   return dialog;
 }
 
-/** @param {HTMLElement} root */
-export function render(root) {
+/**
+ * @param {HTMLElement} root
+ * @param {import('../router.js').PageContext} context
+ */
+export function render(root, { signal }) {
   const settings = loadInspectionSettings();
   const worker = 'serviceWorker' in navigator;
   /** @type {Observations} */
@@ -94,7 +83,6 @@ export function render(root) {
   let fix = null;
   /** @type {Map<string, string>} */
   const shown = new Map();
-  let alive = true;
   // iOS Safari gives motion events only after a permission asked from a tap; where a browser has
   // that question, a button asks it until the sensors report.
   const motionApi = /** @type {{requestPermission?: () => Promise<string>} | undefined} */ (/** @type {unknown} */ (window.DeviceMotionEvent));
@@ -208,7 +196,7 @@ export function render(root) {
       askMotion.call(window.DeviceMotionEvent).then((answer) => {
         motionAllowed = answer === 'granted';
         if (!motionAllowed) announce(t('inspection.motion.refused'));
-        if (alive) draw();
+        if (!signal.aborted) draw();
       }, () => announce(t('inspection.motion.refused')));
     });
   }
@@ -217,7 +205,7 @@ export function render(root) {
   const media = navigator.mediaDevices;
   const checkCamera = () => {
     if (!media?.enumerateDevices) { seen.camera = cameraFromDevices(null); draw(); return; }
-    media.enumerateDevices().then((devices) => { seen.camera = cameraFromDevices(devices); }, () => { seen.camera = 'unknown'; }).then(() => { if (alive) draw(); });
+    media.enumerateDevices().then((devices) => { seen.camera = cameraFromDevices(devices); }, () => { seen.camera = 'unknown'; }).then(() => { if (!signal.aborted) draw(); });
   };
   media?.addEventListener?.('devicechange', checkCamera);
 
@@ -229,7 +217,7 @@ export function render(root) {
   // The offline copy: ready once a service worker is active.
   if (worker) {
     navigator.serviceWorker.ready.then(() => {
-      if (!alive) return;
+      if (signal.aborted) return;
       seen.serviceWorker = 'ready';
       draw();
     }, () => {});
@@ -250,7 +238,6 @@ export function render(root) {
   showReceiver(receiverState());
 
   return () => {
-    alive = false;
     stopFixes();
     stopSource();
     stopReceiver();

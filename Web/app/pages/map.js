@@ -30,7 +30,7 @@ const OVERLAP = 44;
  * @param {PageContext} context
  */
 export async function render(root, context) {
-  let alive = true;
+  const { signal } = context;
   const box = el('div', { class: 'map', id: 'photo-map' });
   const message = el('p', { class: 'map-message', 'aria-live': 'polite', hidden: true });
   const update = el('button', { type: 'button', class: 'primary map-update' }, t('map.update'));
@@ -42,7 +42,7 @@ export async function render(root, context) {
       el('div', { class: 'crosshair', 'aria-hidden': 'true' }),
       el('div', { class: 'map-controls' }, update),
       message));
-  const cleanup = () => { alive = false; root.classList.remove('map-main'); };
+  const cleanup = () => { root.classList.remove('map-main'); };
 
   /** @param {string} text */
   const say = (text) => { message.textContent = text; message.hidden = text === ''; };
@@ -58,7 +58,7 @@ export async function render(root, context) {
     console.warn('Waymark: no map:', error);
     return cleanup;
   }
-  if (!alive) return cleanup;
+  if (signal.aborted) return cleanup;
 
   const query = new URLSearchParams(location.search);
   const asked = ['lat', 'lon'].every((name) => Number.isFinite(Number.parseFloat(query.get(name) ?? '')))
@@ -101,10 +101,10 @@ export async function render(root, context) {
       lists = await Promise.all(tiles.map(clustersOf));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (alive && mine === generation) say(describeError(error, t));
+      if (!signal.aborted && mine === generation) say(describeError(error, t));
       return;
     }
-    if (!alive || mine !== generation) return;
+    if (signal.aborted || mine !== generation) return;
     /** @type {Map<string, MapMarker>} */
     const unique = new Map();
     for (const marker of lists.flat()) unique.set(marker.key, marker);
@@ -185,7 +185,7 @@ export async function render(root, context) {
     say(t('position.finding'));
     try {
       const position = await currentPosition({ maximumAge: 0 });
-      if (!alive) return;
+      if (signal.aborted) return;
       tileCache = new Map();
       const here = L.latLng(position.latitude, position.longitude);
       if (me) me.setLatLng(here);
@@ -194,7 +194,7 @@ export async function render(root, context) {
       say('');
       void refresh();
     } catch (error) {
-      if (!alive) return;
+      if (signal.aborted) return;
       say(t(positionMessageKey(error)));
     } finally {
       update.disabled = false;
@@ -204,7 +204,7 @@ export async function render(root, context) {
   map.on('moveend', () => void refresh());
   update.addEventListener('click', () => void locate());
   if (asked) void refresh();
-  else void locate().then(() => { if (alive && generation === 0) void refresh(); });
+  else void locate().then(() => { if (!signal.aborted && generation === 0) void refresh(); });
 
   return () => { cleanup(); map.remove(); };
 }

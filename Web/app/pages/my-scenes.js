@@ -12,16 +12,18 @@ import { currentUser } from '../session.js';
 import { unitSystem } from '../../photos/format.js';
 import { myScenesQuery } from '../../scenes/format.js';
 import { sceneUploads, onSceneUploadEvent, queuedTitle, describeSceneError } from '../../scenes/uploads.js';
-import { sceneCell } from './scenes.js';
+import { sceneCell } from '../../scenes/cell.js';
 
 /** @typedef {import('../../scenes/format.js').Scene} Scene */
 /** @typedef {import('../../scenes/outbox.js').QueuedScene} QueuedScene */
 
 export const titleKey = 'scenes.mine.title';
 
-/** @param {HTMLElement} root */
-export async function render(root) {
-  let alive = true;
+/**
+ * @param {HTMLElement} root
+ * @param {import('../router.js').PageContext} context
+ */
+export async function render(root, { signal }) {
   const outbox = sceneUploads();
 
   // ---- What waits on this phone ----
@@ -60,7 +62,7 @@ export async function render(root) {
 
   async function showWaiting() {
     const items = await outbox.list();
-    if (!alive) return;
+    if (signal.aborted) return;
     for (const url of thumbnails) URL.revokeObjectURL(url);
     thumbnails = [];
     waitingList.replaceChildren(...items.map(waitingItem));
@@ -84,7 +86,7 @@ export async function render(root) {
   /** Signed in: the actions and the grid; else a way to sign in (or, offline, why nothing shows). */
   async function showServer() {
     const user = await currentUser();
-    if (!alive) return;
+    if (signal.aborted) return;
     if (!user) {
       server.replaceChildren(navigator.onLine
         ? el('section', { class: 'card' },
@@ -110,7 +112,7 @@ export async function render(root) {
     try {
       /** @type {{items: Scene[], next: string | null}} */
       const answer = await call('myScenes', { query: myScenesQuery({ cursor }) });
-      if (!alive) return;
+      if (signal.aborted) return;
       items = cursor ? [...items, ...answer.items] : answer.items;
       next = answer.next;
       grid.replaceChildren(...items.map((scene) => sceneCell(scene, system)));
@@ -123,7 +125,7 @@ export async function render(root) {
       if (cursor) announce(t('scenes.nearby.announce', { count: items.length }));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (alive) {
+      if (!signal.aborted) {
         message.replaceChildren(el('p', { class: 'form-error' }, describeError(error, t)),
           el('p', { class: 'actions' }, el('button', { type: 'button', onclick: () => void load(cursor) }, t('position.retry'))));
       }
@@ -135,16 +137,15 @@ export async function render(root) {
 
   // What waits is redrawn as it changes; a scene that arrived joins the grid.
   const stopWatching = onSceneUploadEvent((event) => {
-    if (!alive || event.type === 'progress') return;
+    if (signal.aborted || event.type === 'progress') return;
     void showWaiting();
     if (event.type === 'sent' && event.item.kind === 'scene') void showServer();
   });
-  const online = () => { if (alive) void showServer(); };
+  const online = () => { if (!signal.aborted) void showServer(); };
   window.addEventListener('online', online);
 
   await Promise.all([showWaiting(), showServer()]);
   return () => {
-    alive = false;
     stopWatching();
     window.removeEventListener('online', online);
     for (const url of thumbnails) URL.revokeObjectURL(url);

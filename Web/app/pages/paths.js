@@ -41,11 +41,11 @@ function areaText(area) {
 
 /**
  * @param {HTMLElement} root
+ * @param {import('../router.js').PageContext} context
  */
-export async function render(root) {
+export async function render(root, { signal }) {
   const queue = createPathQueue({ storage: pathStorage(), send: sendPath });
   let settings = loadPathSettings();
-  let alive = true;
   /** @type {LocalPath | null} */
   let recording = null;
   /** @type {number | null} */
@@ -97,10 +97,10 @@ export async function render(root) {
   // ---- The map ----
 
   async function ensureMap() {
-    if (map || !alive) return;
+    if (map || signal.aborted) return;
     try {
       const [leaflet, source] = await Promise.all([loadLeaflet(), tileSource()]);
-      if (!alive || map) return;
+      if (signal.aborted || map) return;
       L = leaflet;
       mapBox.hidden = false; // shown before Leaflet measures it
       map = L.map(mapBox, { zoomControl: true, attributionControl: true, minZoom: 2, maxZoom: 19 });
@@ -151,7 +151,7 @@ export async function render(root) {
   /** @param {GeolocationPosition} position */
   async function onPosition(position) {
     const path = recording;
-    if (!path || !alive) return;
+    if (!path || signal.aborted) return;
     const point = pointFromFix(path.points, {
       latitude: position.coords.latitude, longitude: position.coords.longitude, altitude: position.coords.altitude, timestamp: position.timestamp,
     });
@@ -258,7 +258,7 @@ export async function render(root) {
 
   async function refresh() {
     const all = await entries();
-    if (!alive) return;
+    if (signal.aborted) return;
     list.replaceChildren(...all.map(item));
     empty.hidden = all.length > 0;
   }
@@ -274,7 +274,7 @@ export async function render(root) {
     }
     const counts = await (afterRunning ? queue.drainAfter() : queue.drain());
     if (counts.sent > 0) announce(t('paths.status.sent', { count: counts.sent }));
-    if (alive) await refresh();
+    if (!signal.aborted) await refresh();
   }
 
   /** @param {string} id */
@@ -324,7 +324,6 @@ export async function render(root) {
   void sendAll();
 
   return () => {
-    alive = false;
     stopWatching();
     window.removeEventListener('online', online);
     if (map) map.remove();

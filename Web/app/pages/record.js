@@ -19,6 +19,7 @@ import { loadQrLibrary, qrModules, drawQr } from '../../recorder/ui/qr.js';
 import { makeGauge } from '../../recorder/ui/gauge.js';
 import { unlockSound } from '../../recorder/ui/beep.js';
 import { icon } from '../icons.js';
+import { ROUTES_CHANGED, wasStored } from '../../recorder/notices.js';
 
 /** @typedef {import('../router.js').PageContext} PageContext */
 /** @typedef {import('../../recorder/engine.js').Snapshot} Snapshot */
@@ -57,17 +58,17 @@ let starting = null;
  * @param {PageContext} context
  */
 export async function render(root, context) {
+  const { signal } = context;
   /** @type {(() => void) | null} */
   let leave = null;
-  let alive = true;
   const showRecorder = async () => {
-    if (!alive) return;
+    if (signal.aborted) return;
     leave = await recorder(root, context);
-    if (!alive) leave();
+    if (signal.aborted) leave();
   };
   if (await keeper.passphraseState() === 'none') connectionScreen(root, showRecorder);
   else await showRecorder();
-  return () => { alive = false; if (leave) leave(); };
+  return () => { if (leave) leave(); };
 }
 
 /**
@@ -275,7 +276,12 @@ function recordingScreen(root, context, recording) {
       }
       await routes.finishRoute(recording.id, route, passphrase);
       if (live === recording) live = null;
-      announce(t('record.stopped'));
+      // "… sent when the phone is online" leaves as soon as the queue has stored the route (its
+      // own notice then says so).
+      const stored = new AbortController();
+      const id = recording.id;
+      const shown = announce(t('record.stopped'), { until: stored.signal });
+      window.addEventListener(ROUTES_CHANGED, (event) => { if (wasStored(event, id)) stored.abort(); }, { signal: shown });
       context.navigate(`/routes/${encodeURIComponent(recording.id)}`);
     } catch (failure) {
       console.warn('Waymark: could not seal the route:', failure);

@@ -11,10 +11,10 @@ import { formatDuration } from '../../recorder/engine.js';
 import { ROUTES_CHANGED } from '../../recorder/notices.js';
 import { loadLeaflet, mapSources, tileLayer } from '../../photos/leaflet.js';
 import { icon } from '../icons.js';
-import { statusIcon, distanceText, preferredUnits, confirmDelete, failureReason } from './routes.js';
+import { statusIcon, distanceText, preferredUnits, confirmDelete, failureReason } from '../../recorder/ui/route-parts.js';
 
 /** @typedef {import('../router.js').PageContext} PageContext */
-/** @typedef {import('./routes.js').RouteSummary} RouteSummary */
+/** @typedef {import('../../recorder/ui/route-parts.js').RouteSummary} RouteSummary */
 /** @typedef {{latitude: number, longitude: number}} Point */
 /** @typedef {import('../../photos/leaflet.js').TileSource} Tiles */
 /** @typedef {import('../../photos/leaflet.js').MapType} MapType */
@@ -59,8 +59,8 @@ export function trackJoins(tracks) {
  * @param {PageContext} context
  */
 export async function render(root, context) {
+  const { signal } = context;
   const id = context.params.id ?? '';
-  let alive = true;
   /** @type {(RouteSummary & {tracks: Point[][], trackCount?: number, fixCount?: number}) | null} */
   let route = null;
   try {
@@ -201,7 +201,6 @@ export async function render(root, context) {
   /** @type {any} */
   let map = null;
   const cleanup = () => {
-    alive = false;
     root.classList.remove('route-main');
     document.removeEventListener('pointerdown', onOutside);
     document.removeEventListener('keydown', onEscape);
@@ -211,7 +210,7 @@ export async function render(root, context) {
     // The queue stored this route while it is shown: the status and the Key follow.
     try {
       const fresh = await getRoute(shown.id);
-      if (!alive || !fresh) return;
+      if (signal.aborted || !fresh) return;
       shown.status = fresh.status;
       shown.serverRouteId = fresh.serverRouteId;
       shown.lastError = fresh.lastError;
@@ -231,13 +230,13 @@ export async function render(root, context) {
     [L, tileSources] = await Promise.all([loadLeaflet(), mapSources()]);
   } catch (error) {
     console.warn('Waymark: no map:', error);
-    if (alive) { say(t('route.mapUnavailable')); mapButton.disabled = true; }
+    if (!signal.aborted) { say(t('route.mapUnavailable')); mapButton.disabled = true; }
     // Opened offline: the map is drawn once the network is back.
-    const again = () => { if (alive) context.refresh(); };
+    const again = () => { if (!signal.aborted) context.refresh(); };
     window.addEventListener('online', again, { once: true });
     return () => { cleanup(); window.removeEventListener(ROUTES_CHANGED, onChanged); window.removeEventListener('online', again); };
   }
-  if (!alive) return () => window.removeEventListener(ROUTES_CHANGED, onChanged);
+  if (signal.aborted) return () => window.removeEventListener(ROUTES_CHANGED, onChanged);
 
   map = L.map(box, { zoomControl: true, attributionControl: true, minZoom: 1, maxZoom: 19 });
   map.attributionControl.setPrefix('');

@@ -4,22 +4,16 @@
 // confirmation; the server's copies are deleted by the queue); a tap opens the route; the
 // floating Start button records a new one. The icons are drawn here as SVG (no icon font, no
 // inline markup) and shared with the route's page.
-import { t, formatDate, language } from '../i18n.js';
-import { describeError } from '../errors.js';
-import { el, uniqueId } from '../dom.js';
+import { t, formatDate } from '../i18n.js';
+import { el } from '../dom.js';
 import { announce } from '../status.js';
 import { icon } from '../icons.js';
 import { listRoutes, deleteRoutes } from '../../recorder/routes.js';
-import { loadSettings } from '../../recorder/keeper.js';
-import { formatDistance, formatDuration } from '../../recorder/engine.js';
+import { formatDuration } from '../../recorder/engine.js';
 import { ROUTES_CHANGED } from '../../recorder/notices.js';
+import { cloudStatus, failureReason, statusIcon, distanceText, preferredUnits, confirmDelete } from '../../recorder/ui/route-parts.js';
 
-/**
- * What this page reads of a LocalRoute (Web/recorder/routes.js).
- * @typedef {{id: string, startedAt: number, stoppedAt: number | null, status: string, serverRouteId: string | null,
- *   distance: number, elapsed: number, gaps?: Array<{from: number, to: number}>,
- *   lastError?: {status: number, code: string, reason: string, permanent: boolean} | null}} RouteSummary
- */
+/** @typedef {import('../../recorder/ui/route-parts.js').RouteSummary} RouteSummary */
 
 export const titleKey = 'routes.title';
 
@@ -29,90 +23,10 @@ export const LONG_PRESS_MS = 500;
 const SLOP = 10;
 
 /**
- * The route's cloud status (SHO-02, SRD-03): 'queued', 'stored', 'recording' or 'failed' (an
- * upload the server refused for good; the queue keeps the route and says why).
- * @param {RouteSummary} route
- * @returns {'queued' | 'stored' | 'recording' | 'failed'}
+ * @param {HTMLElement} root
+ * @param {import('../router.js').PageContext} context
  */
-export function cloudStatus(route) {
-  if (route.status === 'stored') return 'stored';
-  if (route.status === 'recording') return 'recording';
-  if (failureReason(route) !== null) return 'failed';
-  return 'queued';
-}
-
-/**
- * Why the server refused the route for good (the queue keeps it and does not try again by
- * itself), or null while it is simply waiting (offline, backing off).
- * @param {RouteSummary} route
- * @returns {string | null}
- */
-export function failureReason(route) {
-  const error = route.lastError;
-  if (route.status === 'stored' || !error || !error.permanent) return null;
-  return describeError(error, t);
-}
-
-const STATUS_WORDS = {
-  queued: 'routes.status.queued', stored: 'routes.status.stored', recording: 'routes.status.recording', failed: 'routes.status.failed',
-};
-
-/**
- * The status icon with its words (a screen reader reads "Stored"; a sighted person sees the
- * icon and, on hover or long touch, the same words).
- * @param {RouteSummary} route
- */
-export function statusIcon(route) {
-  const status = cloudStatus(route);
-  const words = t(STATUS_WORDS[status]);
-  return el('span', { class: `route-status ${status}`, role: 'img', 'aria-label': words, title: words, 'data-status': status }, icon(status));
-}
-
-/**
- * The distance in the chosen units (the recorder's own texts, SRD-01), in the page's language.
- * @param {number} metres
- * @param {'metric' | 'imperial'} units
- */
-export function distanceText(metres, units) {
-  return formatDistance(metres, units, language());
-}
-
-/** The units of the settings, metric when they cannot be read. @returns {Promise<'metric' | 'imperial'>} */
-export async function preferredUnits() {
-  try {
-    const settings = await loadSettings();
-    return settings && settings.units === 'imperial' ? 'imperial' : 'metric';
-  } catch {
-    return 'metric';
-  }
-}
-
-/**
- * Asks "Delete …?" in a modal dialog; resolves true when confirmed.
- * @param {HTMLElement} host where the dialog is put while open
- * @param {string} question
- * @returns {Promise<boolean>}
- */
-export function confirmDelete(host, question) {
-  return new Promise((resolve) => {
-    const text = el('p', { id: uniqueId('confirm-text') }, question);
-    const yes = el('button', { type: 'button', class: 'danger' }, t('routes.delete.yes'));
-    const no = el('button', { type: 'button' }, t('routes.delete.no'));
-    const dialog = el('dialog', { 'aria-labelledby': text.id, class: 'route-confirm' }, text, el('p', { class: 'actions' }, no, yes));
-    /** @param {boolean} answer */
-    const finish = (answer) => { if (dialog.open) dialog.close(); dialog.remove(); resolve(answer); };
-    no.addEventListener('click', () => finish(false));
-    yes.addEventListener('click', () => finish(true));
-    dialog.addEventListener('cancel', (event) => { event.preventDefault(); finish(false); });
-    host.append(dialog);
-    dialog.showModal();
-    no.focus();
-  });
-}
-
-/** @param {HTMLElement} root */
-export async function render(root) {
-  let alive = true;
+export async function render(root, { signal }) {
   /** @type {Set<string>} */
   const selected = new Set();
   /** @type {RouteSummary[]} */
@@ -234,14 +148,14 @@ export async function render(root) {
       routes = await listRoutes();
     } catch (error) {
       console.warn('Waymark: could not read the routes:', error);
-      if (!alive) return;
+      if (signal.aborted) return;
       list.replaceChildren();
       drawn = null;
       empty.textContent = t('routes.unreadable');
       empty.hidden = false;
       return;
     }
-    if (!alive) return;
+    if (signal.aborted) return;
     const known = new Set(routes.map((route) => route.id));
     for (const id of [...selected]) if (!known.has(id)) selected.delete(id);
     // Drawn again only when something shown changed, so a press under way is not cut short.
@@ -263,7 +177,6 @@ export async function render(root) {
   document.addEventListener('keydown', onKey);
   await load();
   return () => {
-    alive = false;
     root.classList.remove('selecting');
     window.removeEventListener(ROUTES_CHANGED, onChanged);
     document.removeEventListener('keydown', onKey);

@@ -49,6 +49,10 @@ const LEVEL_DEGREES = 1;
  * @param {import('../router.js').PageContext} context
  */
 export async function render(root, context) {
+  const { signal } = context;
+  // Ended when the page is left (the router's signal) or its camera stopped (stop(), once).
+  let stopped = false;
+  const ended = () => stopped || signal.aborted;
   const user = await currentUser();
   // Offline the server cannot say who is signed in: the scene is made all the same and waits on
   // the phone (were nobody signed in, the server refuses it later, and it waits for Try again).
@@ -61,7 +65,6 @@ export async function render(root, context) {
     return;
   }
 
-  let alive = true;
   /** @type {Step} */
   let step = 'camera';
   /** @type {{blob: Blob, url: string, moment: Moment} | null} */
@@ -163,7 +166,7 @@ export async function render(root, context) {
   }
 
   function tick() {
-    if (!alive) return;
+    if (ended()) return;
     if (!video.isConnected) { stop(); return; }
     // Once the orientation comes the browser has allowed it: the button is no longer needed.
     if (sensors.moment().attitude) allowSensors.hidden = true;
@@ -233,7 +236,7 @@ export async function render(root, context) {
     waiting.textContent = t('sceneCamera.taking');
     try {
       const blob = await camera.picture();
-      if (!alive) return;
+      if (ended()) return;
       const shot = { blob, url: URL.createObjectURL(blob), moment };
       if (step === 'camera') {
         if (reference) URL.revokeObjectURL(reference.url);
@@ -292,7 +295,7 @@ export async function render(root, context) {
     if (!map) {
       try {
         const [L, source] = await Promise.all([loadLeaflet(), tileSource()]);
-        if (!alive || step !== 'map' || map) return;
+        if (ended() || step !== 'map' || map) return;
         leaflet = L;
         map = L.map(mapBox, { zoomControl: true, minZoom: 2, maxZoom: 19 });
         tileLayer(L, source).addTo(map);
@@ -351,7 +354,7 @@ export async function render(root, context) {
   const toScene = (id) => context.navigate(id ? `/scenes/${encodeURIComponent(id)}` : '/me/scenes');
   const sceneUpload = sceneUploadBlock({
     button: uploadButton, also: [back], kept, problem: uploadProblem, bar: progress, words: progressText,
-    label: t('sceneCamera.upload'), isAlive: () => alive, onSent: (item) => toScene(item.result ?? ''),
+    label: t('sceneCamera.upload'), isAlive: () => !ended(), onSent: (item) => toScene(item.result ?? ''),
   });
 
   overviewStep.addEventListener('submit', (event) => {
@@ -373,8 +376,8 @@ export async function render(root, context) {
 
   /** Stops the camera, the sensors, the map and the ticks (once). */
   function stop() {
-    if (!alive) return;
-    alive = false;
+    if (stopped) return;
+    stopped = true;
     clearInterval(timer);
     sceneUpload.stop();
     camera.dispose();

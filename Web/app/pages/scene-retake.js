@@ -38,6 +38,10 @@ const RECTANGLE = 0.36;
  * @param {import('../router.js').PageContext} context
  */
 export async function render(root, context) {
+  const { signal } = context;
+  // Ended when the page is left (the router's signal) or its camera stopped (stop(), once).
+  let stopped = false;
+  const ended = () => stopped || signal.aborted;
   const id = context.params.id ?? '';
   const scenePath = `/scenes/${encodeURIComponent(id)}`;
   const backLink = el('p', { class: 'scene-back-link' }, el('a', { href: scenePath }, t('sceneCamera.retake.toScene')));
@@ -65,7 +69,6 @@ export async function render(root, context) {
   const referenceAttitude = quaternion(Number(a.w), Number(a.x), Number(a.y), Number(a.z));
   if (!root.isConnected) return;
 
-  let alive = true;
   /** @type {'camera' | 'compare'} */
   let step = 'camera';
   /** @type {{blob: Blob, url: string, moment: Moment} | null} */
@@ -174,7 +177,7 @@ export async function render(root, context) {
   });
 
   function tick() {
-    if (!alive) return;
+    if (ended()) return;
     if (!video.isConnected) { stop(); return; }
     // Once the orientation comes the browser has allowed it: the button is no longer needed.
     if (sensors.moment().attitude) allowSensors.hidden = true;
@@ -218,7 +221,7 @@ export async function render(root, context) {
     waiting.textContent = t('sceneCamera.taking');
     try {
       const blob = await camera.picture();
-      if (!alive) return;
+      if (ended()) return;
       if (shot) URL.revokeObjectURL(shot.url);
       shot = { blob, url: URL.createObjectURL(blob), moment };
       // The new photo replaces one this page kept on the phone and has not sent: a new
@@ -291,7 +294,7 @@ export async function render(root, context) {
 
   const sceneUpload = sceneUploadBlock({
     button: uploadButton, also: [againButton], kept, problem: uploadProblem, bar: progress, words: progressText,
-    label: t('sceneCamera.retake.upload'), isAlive: () => alive, onSent: () => context.navigate(scenePath),
+    label: t('sceneCamera.retake.upload'), isAlive: () => !ended(), onSent: () => context.navigate(scenePath),
   });
 
   uploadButton.addEventListener('click', () => {
@@ -312,8 +315,8 @@ export async function render(root, context) {
 
   /** Stops the camera, the sensors and the ticks (once). */
   function stop() {
-    if (!alive) return;
-    alive = false;
+    if (stopped) return;
+    stopped = true;
     clearInterval(timer);
     sceneUpload.stop();
     camera.dispose();

@@ -35,6 +35,7 @@ const WALK = 3000;
  * @param {PageContext} context
  */
 export async function render(root, context) {
+  const { signal } = context;
   const id = context.params.id ?? '';
   /** @type {Scene} */
   let scene;
@@ -50,7 +51,6 @@ export async function render(root, context) {
       el('p', { class: 'actions' }, el('a', { class: 'button primary', href: '/scenes' }, t('scenes.detail.back'))));
     return;
   }
-  let alive = true;
   const user = await currentUser();
   const lang = language();
   const system = unitSystem(navigator.language);
@@ -101,7 +101,7 @@ export async function render(root, context) {
     if (open && !removeMap) {
       const box = /** @type {HTMLElement} */ (onMap.querySelector('.scene-place-map'));
       removeMap = () => {};
-      void smallMap(box, scene, here).then((remove) => { if (alive) removeMap = remove; else remove(); });
+      void smallMap(box, scene, here).then((remove) => { if (!signal.aborted) removeMap = remove; else remove(); });
     }
     if (open) onMap.scrollIntoView({ block: 'start', behavior: 'smooth' });
   });
@@ -213,7 +213,7 @@ export async function render(root, context) {
   // The timeline, oldest first.
   void call('sceneTimeline', { path: { scene_id: scene.id } }).then(
     (/** @type {{items: TimelineEntry[]}} */ answer) => {
-      if (!alive) return;
+      if (signal.aborted) return;
       const items = oldestFirst(answer.items);
       timeline.replaceChildren(...items.map((entry) => {
         const by = entry.photo.owner.displayName || entry.photo.owner.username;
@@ -229,13 +229,13 @@ export async function render(root, context) {
     },
     (failure) => {
       if (!(failure instanceof ApiError)) throw failure;
-      if (alive) { timelineMessage.textContent = describeError(failure, t); timelineMessage.className = 'form-error'; }
+      if (!signal.aborted) { timelineMessage.textContent = describeError(failure, t); timelineMessage.className = 'form-error'; }
     },
   ).finally(() => timeline.removeAttribute('aria-busy'));
 
   // The distance from the phone, when the browser tells the position (a refusal only leaves it out).
   void currentPosition({ maximumAge: 60000, timeout: 15000 }).then((position) => {
-    if (!alive) return;
+    if (signal.aborted) return;
     here = position;
     const text = distanceText(distanceTo(scene, position), lang, system);
     if (!text) return;
@@ -245,7 +245,6 @@ export async function render(root, context) {
   }, () => {});
 
   return () => {
-    alive = false;
     removeMap?.();
     if (dialog.open) dialog.close();
   };

@@ -11,7 +11,8 @@ import { announce } from '../status.js';
 import { currentPosition, positionMessageKey } from '../../photos/position.js';
 import { unitSystem, formatRadius } from '../../photos/format.js';
 import { loadLeaflet, tileSource, tileLayer } from '../../photos/leaflet.js';
-import { nearbyScenesQuery, sceneTitle, distanceText, introShown, dismissIntro, DISCOVER_RADIUS } from '../../scenes/format.js';
+import { nearbyScenesQuery, sceneTitle, introShown, dismissIntro, DISCOVER_RADIUS } from '../../scenes/format.js';
+import { sceneCell } from '../../scenes/cell.js';
 
 /** @typedef {import('../../scenes/format.js').Scene} Scene */
 /** @typedef {import('../../photos/position.js').Position} Position */
@@ -30,25 +31,6 @@ const FRESH = 5 * 60 * 1000;
 const MARKER = 52;
 /** How many of the nearest scenes the map shows at first. */
 const NEAREST = 5;
-
-/**
- * One cell of a scene grid: the reference thumbnail, square, with the scene's name (or day) and
- * its distance when known; the whole cell links to the scene. Also used by /me/scenes.
- * @param {Scene} scene
- * @param {import('../../photos/format.js').UnitSystem} system
- */
-export function sceneCell(scene, system) {
-  const lang = language();
-  const title = sceneTitle(scene, lang);
-  const distance = distanceText(typeof scene.distance === 'number' ? scene.distance : null, lang, system);
-  const label = distance ? t('scenes.cell.label', { title, distance }) : title;
-  return el('li', { class: 'scene-cell' },
-    el('a', { href: `/scenes/${encodeURIComponent(scene.id)}`, 'aria-label': label, 'data-scene': scene.id },
-      el('img', { src: scene.reference.urls.thumb, alt: '', width: 256, height: 256, loading: 'lazy', decoding: 'async' }),
-      el('span', { class: 'scene-cell-text' },
-        el('span', { class: 'scene-cell-title' }, title),
-        distance ? el('span', { class: 'scene-cell-distance' }, distance) : null)));
-}
 
 /**
  * The short explanation of rephotography, shown until dismissed (remembered in localStorage).
@@ -87,9 +69,9 @@ function safeStorage() {
  * @param {PageContext} context
  */
 export async function render(root, context) {
+  const { signal } = context;
   const lang = language();
   const system = unitSystem(navigator.language);
-  let alive = true;
 
   // Tabs (WAI-ARIA tabs pattern): the arrow keys move between them, the panels follow.
   const nearbyTab = el('button', { type: 'button', role: 'tab', id: uniqueId('tab-nearby') }, t('scenes.tab.nearby'));
@@ -154,11 +136,11 @@ export async function render(root, context) {
     say(t('position.finding'));
     try {
       const position = await currentPosition({ maximumAge: 0 });
-      if (!alive) return;
+      if (signal.aborted) return;
       state.position = position;
       await search(position);
     } catch (error) {
-      if (!alive) return;
+      if (signal.aborted) return;
       if (error instanceof ApiError) throw error;
       const retry = el('button', { type: 'button', onclick: () => void locateAndSearch() }, t('position.retry'));
       say(t(positionMessageKey(error)), el('p', { class: 'actions' }, retry), true);
@@ -178,7 +160,7 @@ export async function render(root, context) {
     try {
       /** @type {{items: Scene[], next: string | null}} */
       const answer = await call('scenesNearby', { query: nearbyScenesQuery({ latitude: position.latitude, longitude: position.longitude, cursor }) });
-      if (!alive) return;
+      if (signal.aborted) return;
       state.items = cursor ? [...state.items, ...answer.items] : answer.items;
       state.next = answer.next;
       state.at = Date.now();
@@ -188,7 +170,7 @@ export async function render(root, context) {
       announce(t('scenes.nearby.announce', { count: state.items.length }));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (alive) say(describeError(error, t), el('p', { class: 'actions' }, el('button', { type: 'button', onclick: () => void search(position, cursor) }, t('position.retry'))), true);
+      if (!signal.aborted) say(describeError(error, t), el('p', { class: 'actions' }, el('button', { type: 'button', onclick: () => void search(position, cursor) }, t('position.retry'))), true);
     } finally {
       grid.removeAttribute('aria-busy');
       more.disabled = false;
@@ -235,7 +217,7 @@ export async function render(root, context) {
           console.warn('Waymark: no map:', error);
           return;
         }
-        if (!alive) return;
+        if (signal.aborted) return;
         map = L.map(mapBox, { zoomControl: true, worldCopyJump: true, minZoom: 2, maxZoom: 19 });
         map.attributionControl.setPrefix('');
         tileLayer(L, source).addTo(map);
@@ -306,5 +288,5 @@ export async function render(root, context) {
   } else {
     void locateAndSearch();
   }
-  return () => { alive = false; if (map) map.remove(); };
+  return () => { if (map) map.remove(); };
 }

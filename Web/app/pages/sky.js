@@ -106,10 +106,10 @@ function plot(satellites, labelId) {
 
 /**
  * @param {HTMLElement} root
+ * @param {import('../router.js').PageContext} context
  */
-export function render(root) {
+export function render(root, { signal }) {
   const address = readAddress(location.search);
-  let alive = true;
   let choice = address.constellation;
   /** @type {{latitude: number, longitude: number, altitude: number | null} | null} */
   let place = address.place ? { ...address.place, altitude: null } : null;
@@ -201,9 +201,9 @@ export function render(root) {
     try {
       /** @type {Sky} */
       const sky = await call('sky', { query });
-      if (alive && mine === asked) draw(sky);
+      if (!signal.aborted && mine === asked) draw(sky);
     } catch (error) {
-      if (!alive || mine !== asked) return;
+      if (signal.aborted || mine !== asked) return;
       if (error instanceof ApiError && error.code === 'no_orbit_data') { noData(); return; }
       console.warn('Waymark: could not read the sky:', error);
       hideResults();
@@ -218,11 +218,11 @@ export function render(root) {
     say(t('position.finding'), 'hint');
     try {
       const position = await currentPosition({ maximumAge: 60_000 });
-      if (!alive) return;
+      if (signal.aborted) return;
       place = { latitude: position.latitude, longitude: position.longitude, altitude: position.altitude };
       await show();
     } catch (error) {
-      if (!alive) return;
+      if (signal.aborted) return;
       message.replaceChildren();
       const retry = el('button', { type: 'button', onclick: () => void locate() }, t('position.retry'));
       say(t(positionMessageKey(error)), 'form-error');
@@ -239,16 +239,15 @@ export function render(root) {
     // A server without orbit data says so in its configuration: then nobody is asked for a position.
     try {
       const config = await call('webAppConfig');
-      if (!alive) return;
+      if (signal.aborted) return;
       if (config && config.sky === false) { noData(); return; }
     } catch { /* the sky request below says what is wrong */ }
     if (place) await show(); else await locate();
-    if (alive && address.time === null) timer = setInterval(() => void show(), REFRESH_MS);
+    if (!signal.aborted && address.time === null) timer = setInterval(() => void show(), REFRESH_MS);
   }
   void start();
 
   return () => {
-    alive = false;
     if (timer !== null) clearInterval(timer);
   };
 }

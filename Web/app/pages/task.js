@@ -14,7 +14,7 @@ import { currentUser } from '../session.js';
 import { currentPosition } from '../../photos/position.js';
 import { isEditable, unsentPhotoIds, formatDue, statusView } from '../../tasks/model.js';
 import { remember, remembered, taskOutbox } from '../../tasks/local.js';
-import { refusalText, statusBadge } from './tasks.js';
+import { refusalText, statusBadge } from '../../tasks/words.js';
 
 /** @typedef {import('../../tasks/model.js').OutboxItem} OutboxItem */
 
@@ -27,11 +27,11 @@ export const titleKey = 'task.title';
  * @param {import('../router.js').PageContext} context
  */
 export async function render(root, context) {
+  const { signal } = context;
   const id = context.params.id ?? '';
   const path = { task_id: id };
   const outbox = taskOutbox();
   const user = await currentUser();
-  let alive = true;
   /** @type {string[]} */
   let objectUrls = [];
 
@@ -77,11 +77,11 @@ export async function render(root, context) {
   }
 
   async function draw() {
-    if (!alive) return;
+    if (signal.aborted) return;
     for (const url of objectUrls) URL.revokeObjectURL(url);
     objectUrls = [];
     const waiting = await outbox.list(id);
-    if (!alive) return;
+    if (signal.aborted) return;
     showWaiting(waiting);
     if (!task) { body.replaceChildren(); return; }
     const heading = root.querySelector('h1');
@@ -304,7 +304,6 @@ export async function render(root, context) {
   if (navigator.onLine && (await outbox.list(id)).length > 0) void flush();
 
   return () => {
-    alive = false;
     window.removeEventListener('online', online);
     for (const url of objectUrls) URL.revokeObjectURL(url);
   };

@@ -3,42 +3,22 @@
 // see every task with its assignee, filter by status, and hand out a new task with the small
 // form (a refusal shows the server's reason). Offline the last list seen is shown.
 import { t, language, formatDate } from '../i18n.js';
-import { describeError } from '../errors.js';
 import { el, uniqueId } from '../dom.js';
 import { call, ApiError } from '../api.js';
 import { announce } from '../status.js';
 import { currentUser } from '../session.js';
 import { STATUSES, statusView, formatDue, newTaskBody } from '../../tasks/model.js';
 import { remember, remembered, taskOutbox } from '../../tasks/local.js';
+import { refusalText, statusBadge } from '../../tasks/words.js';
 
 export const titleKey = 'tasks.title';
 
 /**
- * Why the server refused, in the app's words (never its English reason), or the app's words for
- * no connection.
- * @param {unknown} failure
+ * @param {HTMLElement} root
+ * @param {import('../router.js').PageContext} context
  */
-export function refusalText(failure) {
-  if (failure instanceof ApiError) {
-    if (failure.status === 0) return t('tasks.offline');
-    return describeError(failure, t);
-  }
-  return String(failure);
-}
-
-/**
- * The status as an icon and a word.
- * @param {string} status
- */
-export function statusBadge(status) {
-  const view = statusView(status);
-  return el('span', { class: `task-status ${view.className}` }, el('span', { class: 'task-status-icon', 'aria-hidden': 'true' }, view.icon), ' ', t(view.key));
-}
-
-/** @param {HTMLElement} root */
-export async function render(root) {
+export async function render(root, { signal }) {
   const user = await currentUser();
-  let alive = true;
   if (!user && navigator.onLine) {
     root.replaceChildren(
       el('h1', {}, t('tasks.title')),
@@ -94,11 +74,11 @@ export async function render(root) {
       items = await remembered(cacheId);
       note.textContent = failure instanceof ApiError && failure.status === 0 ? t('tasks.offlineList') : refusalText(failure);
     }
-    if (!alive) return;
+    if (signal.aborted) return;
     list.replaceChildren(...(items ?? []).map(row));
     empty.hidden = (items ?? []).length > 0;
     const waiting = (await taskOutbox().list()).length;
-    if (waiting > 0 && alive) note.textContent = `${note.textContent} ${t('tasks.waiting', { count: waiting })}`.trim();
+    if (waiting > 0 && !signal.aborted) note.textContent = `${note.textContent} ${t('tasks.waiting', { count: waiting })}`.trim();
   }
 
   function newTaskForm() {
@@ -148,5 +128,4 @@ export async function render(root) {
 
   filter.addEventListener('change', () => void refresh());
   await refresh();
-  return () => { alive = false; };
 }

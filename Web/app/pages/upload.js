@@ -16,8 +16,11 @@ import { uploads, onUploadEvent, describeUploadError } from '../../photos/upload
 
 export const titleKey = 'page.upload.title';
 
-/** @param {HTMLElement} root */
-export async function render(root) {
+/**
+ * @param {HTMLElement} root
+ * @param {import('../router.js').PageContext} context
+ */
+export async function render(root, { signal }) {
   const user = await currentUser();
   // Offline, who is signed in cannot be asked: the form is shown, and a photo taken now waits
   // in the queue (the server says not_signed_in when it is sent, if so).
@@ -33,7 +36,6 @@ export async function render(root) {
   }
   const queue = uploads();
   const system = unitSystem(navigator.language);
-  let alive = true;
   /** @type {Position | null} */
   let position = null;
   let positionAt = 0;
@@ -145,7 +147,7 @@ export async function render(root) {
   const done = el('ul', { class: 'uploads done' });
   async function redraw() {
     const items = await queue.list();
-    if (!alive) return;
+    if (signal.aborted) return;
     pending.replaceChildren(...items.map(row));
     pendingSection.hidden = items.length === 0;
   }
@@ -167,16 +169,16 @@ export async function render(root) {
   /** @param {{maximumAge?: number, timeout?: number}} [options] */
   async function locate(options = {}) {
     const found = await currentPosition(options);
-    if (!alive) return;
+    if (signal.aborted) return;
     position = found;
     positionAt = Date.now();
     where.textContent = t('upload.positionFound', { accuracy: formatDistance(found.accuracy, language(), system) });
   }
   locate().catch((failure) => {
-    if (!alive || position) return;
+    if (signal.aborted || position) return;
     where.textContent = t('upload.positionMissing', { reason: t(positionMessageKey(failure)) });
     announce(where.textContent);
   });
 
-  return () => { alive = false; stop(); if (previewUrl) URL.revokeObjectURL(previewUrl); };
+  return () => { stop(); if (previewUrl) URL.revokeObjectURL(previewUrl); };
 }
