@@ -183,7 +183,8 @@ def tab_to(page, target, limit=80):
 
 
 @pytest.mark.phone_origin
-@pytest.mark.parametrize("locale,width", [("en-US", "320"), ("de-DE", "390")], ids=["en-320", "de-390"])
+@pytest.mark.parametrize("locale,width", [(locale, width) for locale in ("en-US", "de-DE") for width in SIZES],
+                         ids=[f"{locale[:2]}-{width}" for locale in ("en", "de") for width in SIZES])
 def test_sign_in_upload_record_and_a_task_with_the_keyboard_alone(phone_for, api, tmp_path, locale, width):
     """A person who uses no pointer: Tab moves from control to control with a visible ring,
     Enter and Space do what a tap does, and the file chooser opens from the keyboard."""

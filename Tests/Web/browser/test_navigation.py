@@ -205,7 +205,7 @@ COVERED_FIXED_CONTROLS = """(toast) => {
 
 
 @pytest.mark.phone_origin
-@pytest.mark.parametrize("locale,width", [("en-US", "320"), ("de-DE", "390")], ids=["en-320", "de-390"])
+@pytest.mark.parametrize("locale,width", PHONES, ids=IDS)
 def test_a_status_leaves_when_what_it_said_has_changed(phone_for, api, locale, width):
     """A route stopped offline: the status says it is sent when the phone is online, above the bar
     and clear of its controls. Once online and stored, that status leaves (it is no longer so)
