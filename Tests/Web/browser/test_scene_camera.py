@@ -613,6 +613,8 @@ def test_the_database_of_version_3_gets_the_scene_outbox_and_keeps_its_data(phon
       db.close();
       return result;
     }""")
-    assert state == {"version": 4, "stores": ["keeper", "routeDeletes", "routeFixes", "routes", "sceneOutbox", "uploads", "vault", "vaultRecords"],
+    # Version 4 added the scene outbox; 5 the tasks' and paths' stores (Web/app/store.js).
+    assert state == {"version": 5, "stores": ["keeper", "paths", "routeDeletes", "routeFixes", "routes", "sceneOutbox", "taskOutbox", "tasks",
+                                              "uploads", "vault", "vaultRecords"],
                      "uploads": ["old-upload"], "settings": "kept", "vault": 1, "waiting": 0}
     expect(page.locator(".scene-outbox")).to_be_hidden()
