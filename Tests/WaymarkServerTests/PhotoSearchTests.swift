@@ -255,7 +255,7 @@ struct PhotoClusterTests {
             // Photos go and change: the counts and the newest photo of each cell follow.
             let newestFirst = current.sorted { $0.capturedAt > $1.capturedAt }
             for photo in newestFirst.prefix(150) + current.shuffled().prefix(150) where current.contains(where: { $0.id == photo.id }) {
-                _ = try await server.stores.photos.delete(id: photo.id)
+                _ = try await server.stores.photos.delete(id: photo.id, claims: PhotoClaims())
                 current.removeAll { $0.id == photo.id }
             }
             for index in current.indices.shuffled().prefix(100) {

@@ -422,7 +422,7 @@ final class PausingPhotoStore: PhotoStore, @unchecked Sendable {
     func photo(id: UUID) async throws -> Photo? { try await base.photo(id: id) }
     func photo(owner: UUID, idempotencyKey: String) async throws -> Photo? { try await base.photo(owner: owner, idempotencyKey: idempotencyKey) }
     func update(_ photo: Photo) async throws { try await base.update(photo) }
-    func delete(id: UUID) async throws -> Photo? { try await base.delete(id: id) }
+    func delete(id: UUID, claims: PhotoClaims) async throws -> Photo? { try await base.delete(id: id, claims: claims) }
     func references(sha256: String) async throws -> Int { try await base.references(sha256: sha256) }
     func photos(in box: GeoBox, viewer: UUID?) async throws -> [Photo] { try await base.photos(in: box, viewer: viewer) }
     func markers(of tile: MapTile, viewer: UUID?) async throws -> [PhotoClusters.Marker] { try await base.markers(of: tile, viewer: viewer) }

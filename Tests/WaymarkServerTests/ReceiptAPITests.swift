@@ -134,7 +134,7 @@ struct ReceiptAPITests {
             #expect(try none.apiError().reason.contains("before"))
             // It is public, so anyone signed in is told the same.
             #expect(try await server.send(.GET, "/api/v1/photos/\(old.id)/receipt", headers: TestServer.bearer(bob.token)).apiError().error == "no_receipt")
-            _ = try await server.stores.photos.delete(id: old.id)
+            _ = try await server.stores.photos.delete(id: old.id, claims: PhotoClaims())
         }
     }
 

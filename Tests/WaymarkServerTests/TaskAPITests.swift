@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Vapor
+import SQLKit
 import VaporTesting
 import WaymarkAPI
 import WaymarkCore
@@ -113,7 +114,7 @@ struct TaskAPITests {
             let sent = try await server.post("/api/v1/tasks/\(task.id)/send", ursa.token)
             #expect(sent.status == .ok, "\(sent.text)")
             #expect(try sent.decode(TaskDTO.self).status == .dataProvided)
-            #expect(try await TaskPhotoGuard.isSent(photoID: photoIDs[0], on: server.app.serverDatabase))
+            #expect(try await isEvidence(photoIDs[0], on: server))
             let keep = try await server.send(.DELETE, "/api/v1/tasks/\(task.id)/photos/\(photoIDs[0])", headers: TestServer.bearer(ursa.token))
             #expect(try keep.status == .conflict && (try keep.apiError().error) == "photo_sent", "\(keep.text)")
             let frozen = try await server.json(.PATCH, "/api/v1/tasks/\(task.id)", TaskEditRequest(note: "changed"), headers: TestServer.bearer(ursa.token))
@@ -139,7 +140,7 @@ struct TaskAPITests {
             let extraID = try extra.decode(PhotoDTO.self).id
             let stillKept = try await server.send(.DELETE, "/api/v1/tasks/\(task.id)/photos/\(photoIDs[0])", headers: TestServer.bearer(ursa.token))
             #expect(try stillKept.status == .conflict && (try stillKept.apiError().error) == "photo_sent", "a sent photo stays sent after a return")
-            #expect(try await !TaskPhotoGuard.isSent(photoID: extraID, on: server.app.serverDatabase))
+            #expect(try await !isEvidence(extraID, on: server))
             let mixed = try await server.get("/api/v1/tasks/\(task.id)", ursa.token).decode(TaskDTO.self)
             #expect(mixed.photos?.map(\.id) == [photoIDs[0], extraID] && mixed.sentPhotoIds == [photoIDs[0]],
                     "the detail says which photos were sent, so the page never offers to delete evidence")
@@ -148,7 +149,7 @@ struct TaskAPITests {
             let resent = try await server.post("/api/v1/tasks/\(task.id)/send", ursa.token)
             #expect(try resent.decode(TaskDTO.self).status == .dataProvided)
             #expect(try resent.decode(TaskDTO.self).photoCount == 2)
-            #expect(try await TaskPhotoGuard.isSent(photoID: extraID, on: server.app.serverDatabase))
+            #expect(try await isEvidence(extraID, on: server))
 
             // Every transition, oldest first, with who and when; the officer reads it too.
             let history = try await server.get("/api/v1/tasks/\(task.id)/history", olga.token)
@@ -392,7 +393,7 @@ struct TaskAPITests {
                 let stillThere = try await server.get("/api/v1/photos/\(photo.id)", ursa.token).status == .ok
                 #expect(stillThere == (delete == 409), "a refused deletion leaves the photo, an accepted one removes it")
                 #expect(sent.photoCount == (stillThere ? 1 : 0), "the task was sent with exactly the photos that exist")
-                #expect(try await TaskPhotoGuard.isSent(photoID: photo.id, on: server.app.serverDatabase) == stillThere)
+                #expect(try await isEvidence(photo.id, on: server) == stillThere)
                 outcomes.insert([send, delete])
             }
             #expect(!outcomes.isEmpty)
@@ -419,4 +420,10 @@ struct TaskAPITests {
             }
         }
     }
+}
+
+/// Whether the photo area is told the photo is evidence (the tasks' registered claim).
+private func isEvidence(_ photo: UUID, on server: TestServer) async throws -> Bool {
+    guard let sql = try server.app.serverDatabase.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
+    return try await SQLTaskStore.isSent(photoID: photo, on: sql, lock: false)
 }

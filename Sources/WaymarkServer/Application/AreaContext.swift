@@ -15,8 +15,8 @@ struct AreaContext {
     let blobs: FileBlobStore
     /// The image work's threads (probing, derivatives).
     let media: NIOThreadPool
-    /// The photo area, for areas that take photos themselves (`acceptUpload`) or answer with them.
-    let photos: PhotoController
+    /// The photo area, for areas that take photos themselves or answer with them.
+    let photos: PhotoService
     /// The offline gazetteer (place names), loaded when first needed.
     let gazetteer: GazetteerLoader
     /// The server's receipt signing key (``ReceiptKeyFile``), loaded or made at start.

@@ -142,7 +142,7 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
 
     // Receipts, field inspection (§3.10) and rephotography (§3.9), each in its own folder.
     let areas = AreaContext(app: app, configuration: configuration, clock: clock, routes: routes,
-                            stores: stores, blobs: blobs, media: media, photos: photos, gazetteer: gazetteer, receiptKey: receiptKey)
+                            stores: stores, blobs: blobs, media: media, photos: PhotoService(photos), gazetteer: gazetteer, receiptKey: receiptKey)
     try await ReceiptArea.register(areas)
     try await TaskArea.register(areas)
     try await FieldPathArea.register(areas)

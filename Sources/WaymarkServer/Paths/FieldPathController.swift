@@ -34,7 +34,7 @@ struct FieldPathController: Sendable {
 
     @Sendable func create(_ request: Request) async throws -> Response {
         let owner = try request.auth.require(SignedInUser.self).account.id
-        let key = try PhotoController.idempotencyKey(request)
+        let key = try IdempotencyKey.of(request)
         let body = request.body.data.map { Data($0.readableBytesView) } ?? Data()
         // A day's walk is 86,400 points: decoding and measuring them is not for the event loop.
         let prepared = try await request.application.threadPool.runIfActive { try Self.prepare(body) }
@@ -83,7 +83,7 @@ struct FieldPathController: Sendable {
 
     @Sendable func delete(_ request: Request) async throws -> Response {
         let owner = try request.auth.require(SignedInUser.self).account.id
-        guard let id = request.parameters.get("path_id").flatMap(UUID.init(uuidString:)),
+        guard let id = request.uuidParameter("path_id"),
               try await store.delete(id: id, owner: owner)
         else { throw Self.notFound }
         request.logger.info("field path deleted", metadata: ["path": "\(id)"])

@@ -16,7 +16,7 @@ extension PhotoController {
     func pdf(_ request: Request, id text: String) async throws -> Response {
         let viewer = request.auth.get(SignedInUser.self)?.account
         let database = request.application.serverDatabase
-        guard let id = UUID(uuidString: text), let photo = try await photos.photo(id: id), try await Self.mayView(photo, viewer: viewer, on: database)
+        guard let id = UUID(uuidString: text), let photo = try await photos.photo(id: id), try await mayView(photo, viewer: viewer, on: database)
         else { throw Self.notFound }
         // What the receipt endpoint and the task pages show only to these.
         let privileged = photo.ownerID == viewer?.id || viewer.map { [.officer, .admin].contains($0.role) } == true

@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import Vapor
 import WaymarkAPI
 import WaymarkCore
@@ -41,7 +42,7 @@ extension PhotoController {
     /// an ``APIError`` or an ``UploadProblem``) or add to them; nothing is stored before it returns.
     func acceptUpload(_ request: Request, fields extra: (PhotoFields, [String: String]) throws -> PhotoFields) async throws -> Photo {
         let user = try request.auth.require(SignedInUser.self)
-        let key = try Self.idempotencyKey(request)
+        let key = try IdempotencyKey.of(request)
         let earlier = if let key { try await photos.photo(owner: user.account.id, idempotencyKey: key) } else { Photo?.none }
         let temporary = try blobs.makeTemporaryFile()
         do {
@@ -152,7 +153,8 @@ extension PhotoController {
         guard photo.ownerID == user.account.id else { throw Self.notFound }
         let edit = try request.decodeJSON(PhotoEdit.self)
         // Evidence sent with an inspection task stays as the agency received it (#34).
-        if try await TaskPhotoGuard.isSent(photoID: photo.id, on: request.application.serverDatabase) {
+        guard let sql = try request.application.serverDatabase.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
+        if try await claims.isEvidence(photo.id, on: sql) {
             throw Self.photoSent
         }
         let wasPublic = photo.visibility == .public
@@ -231,9 +233,9 @@ extension PhotoController {
     /// its blob in between. Every area that deletes photos (tasks, scenes) deletes them here.
     @discardableResult
     func remove(_ photo: Photo) async throws -> Bool {
-        let photos = self.photos, blobs = self.blobs
+        let photos = self.photos, blobs = self.blobs, claims = self.claims
         return try await uploader.locks.withLock(photo.sha256) {
-            guard try await photos.delete(id: photo.id) != nil else { return false }
+            guard try await photos.delete(id: photo.id, claims: claims) != nil else { return false }
             if try await photos.references(sha256: photo.sha256) == 0 {
                 try blobs.delete(sha256: photo.sha256)
             }
@@ -243,27 +245,20 @@ extension PhotoController {
 
     /// The photo of the path, if the viewer may see it (else 404, as for one that does not exist).
     private func visiblePhoto(_ request: Request) async throws -> Photo {
-        guard let id = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)),
+        guard let id = request.uuidParameter("photo_id"),
               let photo = try await photos.photo(id: id),
-              try await Self.mayView(photo, viewer: request.auth.get(SignedInUser.self)?.account, on: request.application.serverDatabase)
+              try await mayView(photo, viewer: request.auth.get(SignedInUser.self)?.account, on: request.application.serverDatabase)
         else { throw Self.notFound }
         return photo
     }
 
     /// Who sees a photo: everyone a public one; its owner a private one; officers and admins also
     /// the private photos of inspection tasks, which they check (DESIGN §3.5, §3.10).
-    static func mayView(_ photo: Photo, viewer: Account?, on database: ServerDatabase) async throws -> Bool {
+    func mayView(_ photo: Photo, viewer: Account?, on database: ServerDatabase) async throws -> Bool {
         if photo.visibility == .public || photo.ownerID == viewer?.id { return true }
         guard let viewer, viewer.role != .user else { return false }
-        return try await TaskPhotoGuard.isTaskPhoto(photoID: photo.id, on: database)
-    }
-
-    static func idempotencyKey(_ request: Request) throws -> String? {
-        guard let key = request.headers.first(name: "Idempotency-Key") else { return nil }
-        guard !key.isEmpty, key.count <= 255, key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
-            throw APIError.badRequest(.invalidIdempotencyKey, "Idempotency-Key must be 1 to 255 visible ASCII characters.")
-        }
-        return key
+        guard let sql = try database.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
+        return try await claims.staffMaySee(photo.id, on: sql)
     }
 
     static func error(_ problem: MultipartUpload.Problem) -> APIError {

@@ -18,6 +18,8 @@ struct PhotoController: Sendable {
     let cursors: CursorSeal
     /// Photos whose visibility follows another's (a scene's feet shot), registered by their areas.
     let companions = PhotoCompanions()
+    /// What other areas hold on photos (evidence, what officers may see), registered by them.
+    let claims = PhotoClaims()
 
     /// Binds the handlers to the contract's operations (browsing needs no account; writes do).
     func register(on routes: ContractRoutes) {
@@ -37,8 +39,8 @@ struct PhotoController: Sendable {
             return try await pdf(request, id: String(parameter.dropLast(Self.pdfSuffix.count)))
         }
         let viewer = request.auth.get(SignedInUser.self)?.account
-        guard let id = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)),
-              let photo = try await photos.photo(id: id), try await Self.mayView(photo, viewer: viewer, on: request.application.serverDatabase)
+        guard let id = request.uuidParameter("photo_id"),
+              let photo = try await photos.photo(id: id), try await mayView(photo, viewer: viewer, on: request.application.serverDatabase)
         else { throw Self.notFound }
         var owners = OwnerCache(accounts: accounts)
         return try Response.json(try await owners.dto(photo, distance: nil, viewer: viewer?.id))

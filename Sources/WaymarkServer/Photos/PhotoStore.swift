@@ -13,8 +13,9 @@ protocol PhotoStore: Sendable {
     func photo(owner: UUID, idempotencyKey: String) async throws -> Photo?
     /// Changes what an owner may change (title, visibility, place); the place index follows.
     func update(_ photo: Photo) async throws
-    /// Deletes a photo; returns the photo that was deleted.
-    func delete(id: UUID) async throws -> Photo?
+    /// Deletes a photo, unless an area holds it as evidence (``PhotoStoreError/evidence``);
+    /// returns the photo that was deleted.
+    func delete(id: UUID, claims: PhotoClaims) async throws -> Photo?
     /// How many photos refer to a blob.
     func references(sha256: String) async throws -> Int
     /// The photos with a place inside a latitude/longitude rectangle that the viewer may see.
@@ -171,21 +172,16 @@ struct SQLPhotoStore: PhotoStore {
             """).run()
     }
 
-    /// Deletes a photo, unless it was sent with an inspection task (``PhotoStoreError/evidence``):
-    /// the check and the deletion are one transaction, and on PostgreSQL the task's link row is
-    /// locked first, so a send that runs at the same moment either comes first (and the photo
-    /// stays) or waits until the photo is gone. A photo deleted by another request meanwhile
-    /// answers `nil`, and the map's counts are lowered once.
-    func delete(id: UUID) async throws -> Photo? {
+    /// Deletes a photo, unless an area holds it as evidence (``PhotoStoreError/evidence``, a photo
+    /// sent with an inspection task): the check and the deletion are one transaction, and on
+    /// PostgreSQL the row that says so is locked first (``PhotoClaims/Evidence``). A photo deleted
+    /// by another request meanwhile answers `nil`, and the map's counts are lowered once.
+    func delete(id: UUID, claims: PhotoClaims) async throws -> Photo? {
         guard let photo = try await photo(id: id) else { return nil }
         let postgres = database.isPostgres
         return try await database.transaction { connection in
             guard let sql = connection as? any SQLDatabase else { throw PhotoStoreError.notSQL }
-            // Without `sent = true` in the condition: PostgreSQL must lock the row as it is, so a
-            // send updating it now is waited for and its result read.
-            let lock: SQLQueryString = postgres ? " FOR UPDATE" : ""
-            let link = try await sql.raw("SELECT sent FROM \(ident: CreateTasks.photos) WHERE photo_id = \(bind: id)" + lock).first()
-            if let link, try link.decode(column: "sent", as: Bool.self) { throw PhotoStoreError.evidence }
+            if try await claims.isEvidence(id, on: sql, lock: postgres) { throw PhotoStoreError.evidence }
             if !postgres { try await Self.removePlaces(of: photo, on: sql) }
             let removed = try await sql.raw("DELETE FROM \(ident: CreatePhotos.table) WHERE id = \(bind: id) RETURNING id").all()
             guard !removed.isEmpty else { return nil }

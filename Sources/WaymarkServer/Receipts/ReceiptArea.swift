@@ -13,7 +13,7 @@ enum ReceiptArea {
     /// server, naming it) to the photo uploader and registers the routes.
     static func register(_ context: AreaContext) async throws {
         let key = context.receiptKey
-        context.photos.uploader.receipts.use(key)
-        ReceiptController(photos: context.stores.photos, key: key).register(on: context.routes)
+        context.photos.receipts.use(key)
+        ReceiptController(photos: context.photos, key: key).register(on: context.routes)
     }
 }

@@ -4,11 +4,11 @@ import WaymarkAPI
 import WaymarkCore
 
 /// Photo receipts (DESIGN §3.10): `GET /api/v1/photos/{id}/receipt` to whoever may see the photo
-/// (``PhotoController/mayView(_:viewer:on:)``: anyone signed in a public one, its owner a private
+/// (``PhotoService/mayView(_:viewer:on:)``: anyone signed in a public one, its owner a private
 /// one, officers and admins also the private photos of inspection tasks; anyone else gets 404, as
 /// for a photo that does not exist; signed out, 401), and the server's public key to anyone.
 struct ReceiptController: Sendable {
-    let photos: any PhotoStore
+    let photos: PhotoService
     let key: ReceiptSigningKey
 
     func register(on routes: ContractRoutes) {
@@ -22,8 +22,8 @@ struct ReceiptController: Sendable {
 
     @Sendable func receipt(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self)
-        guard let id = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)), let photo = try await photos.photo(id: id),
-              try await PhotoController.mayView(photo, viewer: user.account, on: request.application.serverDatabase)
+        guard let id = request.uuidParameter("photo_id"), let photo = try await photos.photo(id: id),
+              try await photos.mayView(photo, viewer: user.account, on: request.application.serverDatabase)
         else { throw PhotoController.notFound }
         guard let receipt = try await photos.receipt(of: id) else {
             throw APIError(.notFound, .noReceipt, "This photo was stored before the server signed receipts, so it has none; photos uploaded since have one.")

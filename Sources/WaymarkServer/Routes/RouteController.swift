@@ -8,9 +8,6 @@ import WaymarkCore
 struct RouteController: Sendable {
     let store: any RouteStore
 
-    /// The longest `Idempotency-Key` accepted.
-    static let maxIdempotencyKeyLength = 255
-
     /// Binds the handlers, each behind the signature check (the contract's default security).
     /// Uploads record their request's nonce in the transaction that stores the route (one commit
     /// per upload); lookups and deletes record it before they run.
@@ -29,14 +26,14 @@ struct RouteController: Sendable {
 
     @Sendable func createJSON(_ request: Request) async throws -> Response {
         let caller = try request.auth.require(SignedConsumer.self)
-        let key = try idempotencyKey(request)
+        let key = try IdempotencyKey.of(request)
         let route = try RouteRequestParser.parseJSON(request.bodyBytes)
         return try await create(route, caller: caller, key: key, request: request)
     }
 
     @Sendable func createBase64(_ request: Request) async throws -> Response {
         let caller = try request.auth.require(SignedConsumer.self)
-        let key = try idempotencyKey(request)
+        let key = try IdempotencyKey.of(request)
         let route = try RouteRequestParser.parseBase64(
             request.bodyBytes,
             lookup: request.headers.first(name: APIHeader.routeLookup),
@@ -80,19 +77,6 @@ struct RouteController: Sendable {
     // MARK: - Helpers
 
     static let notFound = APIError(.notFound, .notFound, "No route has this id or lookup key.")
-
-    private func idempotencyKey(_ request: Request) throws -> String? {
-        guard let key = request.headers.first(name: APIHeader.idempotencyKey) else { return nil }
-        guard !key.isEmpty, key.count <= Self.maxIdempotencyKeyLength,
-              key.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
-        else {
-            throw APIError.badRequest(
-                .invalidIdempotencyKey,
-                "\(APIHeader.idempotencyKey) must be 1 to \(Self.maxIdempotencyKeyLength) visible ASCII characters."
-            )
-        }
-        return key
-    }
 
     private func create(_ route: NewRoute, caller: SignedConsumer, key: String?, request: Request) async throws -> Response {
         let outcome = try await store.create(route, consumerID: caller.consumerID, idempotencyKey: key, nonce: caller.nonce)

@@ -19,8 +19,7 @@ enum SceneArea {
         // A scene's feet shot is as public as its reference.
         context.photos.companions.use { photo in try await scenes.feetShots(ofReference: photo) }
         let controller = SceneController(
-            scenes: scenes, photos: context.stores.photos, accounts: context.stores.accounts,
-            blobs: context.blobs, uploader: context.photos.uploader, photoArea: context.photos, addresses: addresses,
+            scenes: scenes, photos: context.photos, accounts: context.stores.accounts, addresses: addresses,
             clock: context.clock, cursors: context.photos.cursors)
         controller.register(on: context.routes)
     }

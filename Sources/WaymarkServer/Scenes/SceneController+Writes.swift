@@ -9,9 +9,9 @@ extension SceneController {
     /// first is deleted again, with its blob when nothing else refers to it.
     @Sendable func create(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self).account.id
-        let key = try PhotoController.idempotencyKey(request)
+        let key = try IdempotencyKey.of(request)
         let earlier = if let key { try await scenes.scene(owner: user, idempotencyKey: key) } else { Scene?.none }
-        let temporary = ["image": try blobs.makeTemporaryFile(), "feetShot": try blobs.makeTemporaryFile()]
+        let temporary = ["image": try photos.makeTemporaryFile(), "feetShot": try photos.makeTemporaryFile()]
         // A temporary file is gone once adopted as a blob; any other is removed here.
         defer { for url in temporary.values { try? FileManager.default.removeItem(at: url) } }
         let upload = try await read(request, files: temporary)
@@ -67,9 +67,9 @@ extension SceneController {
     @Sendable func addRephotograph(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self).account.id
         let scene = try await visibleScene(request, viewer: user)
-        let key = try PhotoController.idempotencyKey(request)
+        let key = try IdempotencyKey.of(request)
         let earlier = if let key { try await scenes.rephotograph(addedBy: user, idempotencyKey: key) } else { Rephotograph?.none }
-        let temporary = try blobs.makeTemporaryFile()
+        let temporary = try photos.makeTemporaryFile()
         defer { try? FileManager.default.removeItem(at: temporary) }
         let upload = try await read(request, files: ["image": temporary])
         let metadata: SceneMetadata
@@ -134,7 +134,7 @@ extension SceneController {
     @Sendable func removeRephotograph(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self).account.id
         let scene = try await visibleScene(request, viewer: user)
-        guard let photoID = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)) else { throw Self.rephotographNotFound }
+        guard let photoID = request.uuidParameter("photo_id") else { throw Self.rephotographNotFound }
         if scene.ownerID == user, photoID == scene.referencePhotoID || photoID == scene.feetShotPhotoID {
             throw APIError(.conflict, .partOfScene, "The reference photo and the feet shot make the scene; delete the scene itself (DELETE /api/v1/scenes/\(scene.id.uuidString.lowercased())).")
         }
@@ -200,14 +200,9 @@ extension SceneController {
     /// its blob (a derivative made before the image turned out broken) is removed.
     private func store(_ file: MultipartUpload.File, part: String, fields: PhotoFields, owner: UUID) async throws -> Photo {
         do {
-            return try await uploader.store(file, fields: fields, owner: owner)
-        } catch {
-            let photos = self.photos, blobs = self.blobs
-            try? await uploader.locks.withLock(file.sha256) {
-                if try await photos.references(sha256: file.sha256) == 0 { try blobs.delete(sha256: file.sha256) }
-            }
-            if let problem = error as? UploadProblem { throw Self.error(problem, part: part) }
-            throw error
+            return try await photos.store(file, fields: fields, owner: owner)
+        } catch let problem as UploadProblem {
+            throw Self.error(problem, part: part)
         }
     }
 
@@ -219,7 +214,7 @@ extension SceneController {
         var attempt = 0
         while true {
             do {
-                try await photoArea.remove(photo)
+                try await photos.remove(photo)
                 return
             } catch {
                 attempt += 1
@@ -230,7 +225,7 @@ extension SceneController {
     }
 
     static func error(_ problem: UploadProblem, part: String) -> APIError {
-        var error = PhotoController.error(problem)
+        var error = PhotoService.error(problem)
         error.reason = "\(part): \(error.reason)"
         return error
     }

@@ -10,12 +10,9 @@ import WaymarkCore
 /// photo its owner made private is theirs alone: to anyone else it answers 404.
 struct SceneController: Sendable {
     let scenes: any SceneStore
-    let photos: any PhotoStore
+    /// The photo area: the scenes' images are its photos, stored, read and deleted through it.
+    let photos: PhotoService
     let accounts: any AccountStore
-    let blobs: any BlobStore
-    let uploader: PhotoUploader
-    /// The photo area, whose `remove` deletes a photo and its blob.
-    let photoArea: PhotoController
     let addresses: SceneAddresses
     let clock: WallClock
     /// Seals the lists' cursors (only those this server gave for the same list are read back).
@@ -123,7 +120,7 @@ struct SceneController: Sendable {
 
     /// The scene of the path, if the viewer may see its reference photo (else 404, as for one that does not exist).
     func visibleScene(_ request: Request, viewer: UUID?) async throws -> Scene {
-        guard let id = request.parameters.get("scene_id").flatMap(UUID.init(uuidString:)), let scene = try await scenes.scene(id: id),
+        guard let id = request.uuidParameter("scene_id"), let scene = try await scenes.scene(id: id),
               try await visiblePhoto(scene.referencePhotoID, viewer: viewer) != nil
         else { throw Self.notFound }
         return scene

@@ -10,7 +10,7 @@ import WaymarkCore
 struct TaskController: Sendable {
     let tasks: SQLTaskStore
     let accounts: any AccountStore
-    let photos: PhotoController
+    let photos: PhotoService
 
     static let maxNameLength = 200
     static let maxTextLength = 10_000
@@ -32,7 +32,7 @@ struct TaskController: Sendable {
 
     @Sendable func create(_ request: Request) async throws -> Response {
         let officer = try Self.officer(request, doing: "hand out tasks")
-        let key = try PhotoController.idempotencyKey(request)
+        let key = try IdempotencyKey.of(request)
         let body = try request.decodeJSON(NewTaskRequest.self)
         let name = try Self.text(body.name, field: "name", code: .invalidName, range: 1...Self.maxNameLength, lines: false)
         let instructions = try Self.text(body.instructions ?? "", field: "instructions", code: .invalidInstructions, range: 0...Self.maxTextLength, lines: true)
@@ -156,8 +156,8 @@ struct TaskController: Sendable {
 
     @Sendable func addPhoto(_ request: Request) async throws -> Response {
         let (user, task) = try await assignedTask(request, doing: "add photos")
-        let key = try PhotoController.idempotencyKey(request)
-        let earlier = if let key { try await photos.photos.photo(owner: user.id, idempotencyKey: key) } else { Photo?.none }
+        let key = try IdempotencyKey.of(request)
+        let earlier = if let key { try await photos.photo(owner: user.id, idempotencyKey: key) } else { Photo?.none }
         if let earlier, try await tasks.link(photo: earlier.id)?.task == task.id {
             // A retry of an upload that was stored and linked: the same answer, whatever the task's status now.
             return try await photos.created(earlier, viewer: user.id)
@@ -170,7 +170,7 @@ struct TaskController: Sendable {
         if earlier != nil {
             throw APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for a photo that is not this task's; send a new key.")
         }
-        let photo = try await photos.acceptUpload(request, fields: { fields, _ in fields })
+        let photo = try await photos.accept(request, fields: { fields, _ in fields })
         let outcome: TaskPhotoChange
         do {
             outcome = try await tasks.add(photo: photo.id, to: task.id)
@@ -193,7 +193,7 @@ struct TaskController: Sendable {
 
     @Sendable func removePhoto(_ request: Request) async throws -> Response {
         let (_, task) = try await assignedTask(request, doing: "delete its photos")
-        guard let photoID = request.parameters.get("photo_id").flatMap(UUID.init(uuidString:)) else { throw Self.photoNotFound }
+        guard let photoID = request.uuidParameter("photo_id") else { throw Self.photoNotFound }
         let outcome: TaskPhotoChange
         do {
             outcome = try await tasks.remove(photo: photoID, from: task.id)
@@ -202,7 +202,7 @@ struct TaskController: Sendable {
         }
         switch outcome {
         case .done:
-            if let photo = try await photos.photos.photo(id: photoID) {
+            if let photo = try await photos.photo(id: photoID) {
                 try await photos.remove(photo)
             }
             request.logger.info("task photo deleted", metadata: ["task": "\(task.id)", "photo": "\(photoID)"])
@@ -231,7 +231,7 @@ struct TaskController: Sendable {
 
     /// The task of the path, if the viewer may see it (its assignee, or an officer); else 404.
     func visibleTask(_ request: Request, viewer: Account) async throws -> TaskRecord {
-        guard let id = request.parameters.get("task_id").flatMap(UUID.init(uuidString:)),
+        guard let id = request.uuidParameter("task_id"),
               let task = try await tasks.task(id: id), task.assignee.id == viewer.id || Self.isOfficer(viewer)
         else { throw Self.notFound }
         return task
@@ -267,7 +267,7 @@ struct TaskController: Sendable {
         var owners = OwnerCache(accounts: accounts)
         var items: [PhotoDTO] = [], sent: [UUID] = []
         for link in try await tasks.photos(of: id) {
-            guard let photo = try await photos.photos.photo(id: link.photoID) else { continue }
+            guard let photo = try await photos.photo(id: link.photoID) else { continue }
             items.append(try await owners.dto(photo, distance: nil, viewer: viewer.id))
             if link.sent { sent.append(photo.id) }
         }
@@ -292,18 +292,5 @@ struct TaskController: Sendable {
             throw APIError.badRequest(code, "\(field) must be \(length)\(range.lowerBound > 0 ? ", not blank" : ""), with no control characters\(lines ? " other than line breaks and tabs" : "").")
         }
         return text
-    }
-}
-
-/// Whether a photo was sent with a task: such a photo is evidence and may never be deleted
-/// (DESIGN §3.10); the photo store refuses to delete it (``PhotoStoreError/evidence``).
-enum TaskPhotoGuard {
-    static func isSent(photoID: UUID, on database: ServerDatabase) async throws -> Bool {
-        try await SQLTaskStore.isSent(photoID: photoID, on: database)
-    }
-
-    /// Whether a photo belongs to a task (officers may see it, private or not).
-    static func isTaskPhoto(photoID: UUID, on database: ServerDatabase) async throws -> Bool {
-        try await SQLTaskStore.isTaskPhoto(photoID: photoID, on: database)
     }
 }

@@ -239,17 +239,19 @@ struct SQLTaskStore: Sendable {
         }
     }
 
-    /// Whether a task was sent with this photo (so that it may never be deleted).
-    static func isSent(photoID: UUID, on database: ServerDatabase) async throws -> Bool {
-        guard let sql = try database.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
-        return try await sql.raw("""
-            SELECT photo_id FROM \(ident: CreateTasks.photos) WHERE photo_id = \(bind: photoID) AND sent = \(bind: true)
-            """).first() != nil
+    /// Whether a task was sent with this photo, so that it is evidence and may never be changed
+    /// or deleted (``PhotoClaims/Evidence``). Without `sent = true` in the condition: with `lock`,
+    /// PostgreSQL must lock the link row as it is, so a send updating it now is waited for and
+    /// its result read.
+    static func isSent(photoID: UUID, on sql: any SQLDatabase, lock: Bool) async throws -> Bool {
+        let forUpdate: SQLQueryString = lock ? " FOR UPDATE" : ""
+        let link = try await sql.raw("SELECT sent FROM \(ident: CreateTasks.photos) WHERE photo_id = \(bind: photoID)" + forUpdate).first()
+        return try link?.decode(column: "sent", as: Bool.self) ?? false
     }
 
-    static func isTaskPhoto(photoID: UUID, on database: ServerDatabase) async throws -> Bool {
-        guard let sql = try database.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
-        return try await sql.raw("SELECT photo_id FROM \(ident: CreateTasks.photos) WHERE photo_id = \(bind: photoID)").first() != nil
+    /// Whether a photo belongs to a task (officers and admins may see it, private or not).
+    static func isTaskPhoto(photoID: UUID, on sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT photo_id FROM \(ident: CreateTasks.photos) WHERE photo_id = \(bind: photoID)").first() != nil
     }
 
     // MARK: - Inside a transaction
