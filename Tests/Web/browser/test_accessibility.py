@@ -200,6 +200,10 @@ def test_sign_in_upload_record_and_a_task_with_the_keyboard_alone(phone_for, api
     size = SIZES[width]
     phone = phone_for(locale, geolocation=here(), viewport=size, screen=size)
     page = phone.page
+    # Playwright turns on the interception of file choosers when a page first listens for one,
+    # without waiting for the browser to confirm: listening from the start means it is on long
+    # before the first chooser opens (else, on a loaded machine, one opened before it was on).
+    page.on("filechooser", lambda chooser: None)
 
     # Sign in: the fields by Tab, the form sent with Enter.
     page.goto("/account")
