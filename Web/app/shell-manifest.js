@@ -2,7 +2,7 @@
 // service worker keeps for offline use, each with its SHA-256 (checked as it is cached), and the
 // cache's name, made from them.
 
-export const VERSION = 'waymark-shell-2026-12-07-b99e46122b58cc51';
+export const VERSION = 'waymark-shell-2026-12-07-55b40de69d4208be';
 
 /** @type {ReadonlyArray<readonly [string, string]>} URL path, Subresource Integrity */
 export const SHELL_MANIFEST = Object.freeze([
@@ -21,7 +21,7 @@ export const SHELL_MANIFEST = Object.freeze([
   ['/app/pages.json', 'sha256-sa6iWmS4Knb0gDk+TaGIP3u+D4hOJOkSff9j9RJV8/U='],
   ['/app/pages/account.js', 'sha256-t91yw6VT5WYgRM1H+RUgWxUH52JaAhzcbH29Z+shNDA='],
   ['/app/pages/camera.js', 'sha256-lDEkARk02iW3w5O9+t378MW44wf0cbRVadfhdtUaGRw='],
-  ['/app/pages/home.js', 'sha256-ddb7WVGDm0m6ZOlMiVPHPak4AcmN9Z7AWo3VRIJ1KE0='],
+  ['/app/pages/home.js', 'sha256-a4mA3n4TskdIOnI6uwbOcMLNASau1nOFxdgS3ejJct4='],
   ['/app/pages/inspection-settings.js', 'sha256-Crh0rDTwZRxYD7u121UbylwI85GfLBrNNBSl0IOWPGc='],
   ['/app/pages/inspection.js', 'sha256-ZI1oHhQq7wSkac/Zy+xtuOeuBxrrmt6R/l1xK69ORsI='],
   ['/app/pages/map.js', 'sha256-TmgAEm2ONE7YG8cQDO+kqAIkdfHgOiOGtsrj/ddR85o='],

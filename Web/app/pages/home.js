@@ -85,6 +85,9 @@ export async function render(root, { signal }) {
     rememberResults(state.items.map((photo) => photo.id));
   }
 
+  /** How many searches were started: the newest is the one shown. */
+  let searches = 0;
+
   async function locateAndSearch() {
     update.disabled = true;
     say(t('position.finding'));
@@ -107,6 +110,9 @@ export async function render(root, { signal }) {
    * @param {string | null} [cursor] the next page of the same search, appended
    */
   async function search(position, cursor = null) {
+    // Only the newest search may show its answer: a slower earlier one (the time filter changed
+    // twice quickly) must not draw its photos over the newer search's.
+    const mine = ++searches;
     const range = timeRange(state.time, { from: state.from, to: state.to });
     const query = nearbyQuery({ latitude: position.latitude, longitude: position.longitude, radius: state.radius, ...range, cursor });
     const where = formatRadius(state.radius, lang, system);
@@ -115,7 +121,7 @@ export async function render(root, { signal }) {
     try {
       /** @type {{items: Photo[], next: string | null}} */
       const answer = await call('photosNearby', { query });
-      if (signal.aborted) return;
+      if (signal.aborted || mine !== searches) return;
       state.items = cursor ? [...state.items, ...answer.items] : answer.items;
       state.next = answer.next;
       state.at = Date.now();
@@ -128,10 +134,12 @@ export async function render(root, { signal }) {
       announce(t('near.announce', { count: state.items.length }));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (!signal.aborted) say(describeError(error, t), el('p', { class: 'actions' }, el('button', { type: 'button', onclick: () => void search(position, cursor) }, t('position.retry'))), true);
+      if (!signal.aborted && mine === searches) say(describeError(error, t), el('p', { class: 'actions' }, el('button', { type: 'button', onclick: () => void search(position, cursor) }, t('position.retry'))), true);
     } finally {
-      grid.removeAttribute('aria-busy');
-      more.disabled = false;
+      if (mine === searches) {
+        grid.removeAttribute('aria-busy');
+        more.disabled = false;
+      }
     }
   }
 
