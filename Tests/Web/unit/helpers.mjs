@@ -10,6 +10,8 @@ if (!globalThis.crypto) globalThis.crypto = /** @type {Crypto} */ (webcrypto);
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const WEB = join(REPO, 'Web');
+/** The shared real-world files: WAYMARK_FIXTURES (as `make test` sets it), else ../shared/fixtures beside the repository. */
+export const FIXTURES = process.env.WAYMARK_FIXTURES || join(REPO, '..', 'shared', 'fixtures');
 
 /** Every file under Web/, as its URL path (`/app/main.js`). */
 export function webFiles(folder = WEB) {

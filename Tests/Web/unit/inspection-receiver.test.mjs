@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from './helpers.mjs';
+import { REPO, FIXTURES } from './helpers.mjs';
 import { NmeaStreamParser, METRES_PER_HDOP } from '../../../Web/inspection/nmea.js';
 import {
   ReceiverReader, receiverSummary, fixOf, normalizeBaudRate, portLabel, BAUD_RATES, DEFAULT_BAUD_RATE,
@@ -17,7 +17,7 @@ import {
 } from '../../../Web/inspection/receiver.js';
 import { watchFixes, externalReceiver } from '../../../Web/inspection/fixes.js';
 
-const NMEA = join(REPO, '..', 'shared', 'fixtures', 'nmea');
+const NMEA = join(FIXTURES, 'nmea');
 
 /** A seeded generator (mulberry32, as nmea-dump.mjs) so that a failing split can be replayed. @param {number} seed */
 function random(seed) {

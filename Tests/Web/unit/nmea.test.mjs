@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from './helpers.mjs';
+import { FIXTURES } from './helpers.mjs';
 import { NmeaStreamParser, MAXIMUM_LINE_LENGTH } from '../../../Web/inspection/nmea.js';
 
-const NMEA = join(REPO, '..', 'shared', 'fixtures', 'nmea');
+const NMEA = join(FIXTURES, 'nmea');
 
 /** `$body*hh` with the right checksum. @param {string} body */
 function sentence(body, lowercase = false) {

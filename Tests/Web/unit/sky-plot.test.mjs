@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from './helpers.mjs';
+import { FIXTURES } from './helpers.mjs';
 import {
   plotPoint, ringRadius, RINGS, shortLabel, placeLabels, countByConstellation, elementsAge, elementsOld, readAddress, skyQuery, CHOICES,
 } from '../../../Web/sky/plot.js';
@@ -56,7 +56,7 @@ test('the rings are at 0°, 30° and 60° elevation; elevations outside 0…90°
 
 /** Every (name, constellation) of the fixture TLE files. */
 function fixtureNames() {
-  const folder = process.env.WAYMARK_FIXTURES ? join(process.env.WAYMARK_FIXTURES, 'tle') : join(REPO, '..', 'shared', 'fixtures', 'tle');
+  const folder = join(FIXTURES, 'tle');
   const files = { gps: 'gps-ops.txt', galileo: 'galileo.txt', glonass: 'glo-ops.txt', beidou: 'beidou.txt' };
   const names = [];
   for (const [constellation, file] of Object.entries(files)) {
