@@ -32,6 +32,21 @@ final class PhotoClaims: Sendable {
         return false
     }
 
+    /// Whether any area holds `photo` as evidence, asked outside a transaction.
+    func isEvidence(_ photo: UUID, on database: ServerDatabase) async throws -> Bool {
+        try await isEvidence(photo, on: try Self.sql(database))
+    }
+
+    /// Whether any area lets officers and admins see `photo`, on the server's database.
+    func staffMaySee(_ photo: UUID, on database: ServerDatabase) async throws -> Bool {
+        try await staffMaySee(photo, on: try Self.sql(database))
+    }
+
+    private static func sql(_ database: ServerDatabase) throws -> any SQLDatabase {
+        guard let sql = try database.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
+        return sql
+    }
+
     /// Whether any area lets officers and admins see `photo`.
     func staffMaySee(_ photo: UUID, on sql: any SQLDatabase) async throws -> Bool {
         for check in checks.withLockedValue({ $0.staff }) where try await check(photo, sql) { return true }

@@ -1,5 +1,4 @@
 import Foundation
-import SQLKit
 import Vapor
 import WaymarkAPI
 import WaymarkCore
@@ -153,8 +152,7 @@ extension PhotoController {
         guard photo.ownerID == user.account.id else { throw Self.notFound }
         let edit = try request.decodeJSON(PhotoEdit.self)
         // Evidence sent with an inspection task stays as the agency received it (#34).
-        guard let sql = try request.application.serverDatabase.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
-        if try await claims.isEvidence(photo.id, on: sql) {
+        if try await claims.isEvidence(photo.id, on: request.application.serverDatabase) {
             throw Self.photoSent
         }
         let wasPublic = photo.visibility == .public
@@ -257,8 +255,7 @@ extension PhotoController {
     func mayView(_ photo: Photo, viewer: Account?, on database: ServerDatabase) async throws -> Bool {
         if photo.visibility == .public || photo.ownerID == viewer?.id { return true }
         guard let viewer, viewer.role != .user else { return false }
-        guard let sql = try database.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
-        return try await claims.staffMaySee(photo.id, on: sql)
+        return try await claims.staffMaySee(photo.id, on: database)
     }
 
     static func error(_ problem: MultipartUpload.Problem) -> APIError {
