@@ -21,15 +21,15 @@ export const CACHE_PREFIX = 'waymark-shell-';
  * the manifest (the worker's own import), type-checking configuration, notes and generators. */
 export const NOT_SHELL = [/^\/app\/sw\.js$/, /^\/app\/shell-manifest\.js$/, /^\/tsconfig(\.\w+)?\.json$/, /README\.md$/, /\.py$/, /^\/index\.html$/];
 
-/** Every file under `folder`, as its URL path (`/app/main.js`). @param {string} [folder] @returns {string[]} */
-function files(folder = WEB) {
+/** Every file under `folder`, as its URL path (`/app/main.js`), sorted. @param {string} [folder] @returns {string[]} */
+export function webFiles(folder = WEB) {
   const found = [];
   for (const name of readdirSync(folder)) {
     const path = join(folder, name);
-    if (statSync(path).isDirectory()) found.push(...files(path));
+    if (statSync(path).isDirectory()) found.push(...webFiles(path));
     else found.push('/' + relative(WEB, path).split('\\').join('/'));
   }
-  return found;
+  return found.sort();
 }
 
 /** The file a URL path of the shell is: `/` is index.html. @param {string} path */
@@ -41,7 +41,7 @@ const fileOf = (path) => join(WEB, path === '/' ? 'index.html' : path.slice(1));
  * @returns {{files: Array<[string, string]>, hash: string}}
  */
 export function deriveShell() {
-  const paths = ['/', ...files().filter((path) => !NOT_SHELL.some((pattern) => pattern.test(path)))].sort();
+  const paths = ['/', ...webFiles().filter((path) => !NOT_SHELL.some((pattern) => pattern.test(path)))].sort();
   const whole = createHash('sha256');
   /** @type {Array<[string, string]>} */
   const listed = [];

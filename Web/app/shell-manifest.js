@@ -2,7 +2,7 @@
 // service worker keeps for offline use, each with its SHA-256 (checked as it is cached), and the
 // cache's name, made from them.
 
-export const VERSION = 'waymark-shell-2026-12-07-55b40de69d4208be';
+export const VERSION = 'waymark-shell-2026-12-07-2d50e2fae5805144';
 
 /** @type {ReadonlyArray<readonly [string, string]>} URL path, Subresource Integrity */
 export const SHELL_MANIFEST = Object.freeze([
@@ -49,7 +49,7 @@ export const SHELL_MANIFEST = Object.freeze([
   ['/app/session.js', 'sha256-6rJsFjyCZ0y9XfjuwUJczbzNeKwn3+jctzaGqvae3UU='],
   ['/app/shell.js', 'sha256-QQEnDHCW+uxUch7FaHx2+cX+P5Tayly8efUTFJwWAGo='],
   ['/app/status.js', 'sha256-aH6vOOc0rgfULb83Ib1Qj8YwrB66CH4cnRAh5aPPaNs='],
-  ['/app/store.js', 'sha256-iGSJWiFwqOHKt0QDxjq5RwAh8m6LFLsP1hpnNBqYXrA='],
+  ['/app/store.js', 'sha256-RL4w8iBe+l6htudJLquxh6uGK376OhrURjLTzOEtF+M='],
   ['/favicon.ico', 'sha256-dhvcYIvUbbivrdFPPIMlaivGxgqKade3DvsDswZIDNU='],
   ['/i18n/de.json', 'sha256-HTxTtRcz6V8GgO3sIUEhRZIw23PGbxyFltxO7885+o8='],
   ['/i18n/en.json', 'sha256-zZIotz8vtlVoNljJn2Iu5E5M2VeaQL3Uh0QyRGWSx9s='],

@@ -103,7 +103,12 @@ function openIfThere(name) {
  * @param {IDBDatabase} database
  */
 async function moveFormer(database) {
+  // Where the browser can list its databases (all current ones can), a phone that never had the
+  // former ones opens nothing more; elsewhere each is tried (openIfThere makes none).
+  const listed = typeof indexedDB.databases === 'function' ? await indexedDB.databases().catch(() => null) : null;
+  const present = listed ? new Set(listed.map((info) => info.name)) : null;
   for (const former of FORMER) {
+    if (present && !present.has(former.name)) continue;
     const old = await openIfThere(former.name);
     if (!old) continue;
     const names = Object.keys(former.stores).filter((name) => old.objectStoreNames.contains(name));

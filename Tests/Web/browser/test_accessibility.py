@@ -13,7 +13,7 @@ from conftest import WEB, messages, username
 from flows import sign_in
 from photos_flows import PASSWORD, here, make_jpeg, upload_through_api
 from test_scenes import create_scene
-from test_tasks import make_officer, make_user
+from test_tasks import hand_out_task, make_user
 
 # The server's database plays no part in what these check: make test's PostgreSQL pass leaves them out.
 pytestmark = pytest.mark.database_independent
@@ -65,18 +65,14 @@ def record(found, where, results, phone, step):
 def world(api, tmp_path):
     """A user with a photo, a scene and a task an officer gave them: the pages of one thing have
     something to show. Returns the user's name and the paths of those pages."""
-    officer_name, user_name = username("otto"), username("ulla")
-    make_officer(tmp_path, officer_name)
+    user_name = username("ulla")
     token = make_user(api, user_name)
     photo = upload_through_api(api, token, make_jpeg(tmp_path), "Gate at dawn", here())
     scene = create_scene(api, token, make_jpeg(tmp_path, "reference.jpg"), make_jpeg(tmp_path, "feet.jpg", "640x480"), here(),
                          "2026-12-01T08:00:00Z", name="Old mill")
-    officer = api.post("/api/v1/sessions", data={"username": officer_name, "password": PASSWORD}).json()["token"]
-    task = api.post("/api/v1/tasks", headers={"Authorization": f"Bearer {officer}"},
-                    data={"assignee": user_name, "name": "Field 7 hedge", "instructions": "Photograph the hedge.", "dueDate": "2026-12-15"})
-    assert task.status == 201, task.text()
+    task_id = hand_out_task(api, tmp_path, user_name)
     ids = {"/photos/:id": photo["id"], "/scenes/:id": scene["id"], "/scenes/:id/retake": scene["id"],
-           "/tasks/:id": task.json()["id"], "/tasks/:id/camera": task.json()["id"]}
+           "/tasks/:id": task_id, "/tasks/:id/camera": task_id}
     # A route and a vault module live on the phone and in the vault: their pages are met here as a
     # person meets an unknown one, with the page's own "not found".
     unknown = "00000000-0000-4000-8000-000000000000"
@@ -189,14 +185,9 @@ def test_sign_in_upload_record_and_a_task_with_the_keyboard_alone(phone_for, api
     """A person who uses no pointer: Tab moves from control to control with a visible ring,
     Enter and Space do what a tap does, and the file chooser opens from the keyboard."""
     m = messages(locale[:2])
-    officer_name, user_name = username("otto"), username("kim")
-    make_officer(tmp_path, officer_name)
+    user_name = username("kim")
     make_user(api, user_name)
-    officer = api.post("/api/v1/sessions", data={"username": officer_name, "password": PASSWORD}).json()["token"]
-    task = api.post("/api/v1/tasks", headers={"Authorization": f"Bearer {officer}"},
-                    data={"assignee": user_name, "name": "Field 7 hedge", "instructions": "Photograph the hedge.", "dueDate": "2026-12-15"})
-    assert task.status == 201, task.text()
-    task_id = task.json()["id"]
+    task_id = hand_out_task(api, tmp_path, user_name)
     size = SIZES[width]
     phone = phone_for(locale, geolocation=here(), viewport=size, screen=size)
     page = phone.page

@@ -5,9 +5,8 @@ unsent walk are moved into it, sent as soon as their pages open, and the old dat
 from playwright.sync_api import expect
 
 from conftest import messages, username
-from photos_flows import PASSWORD
 from test_accessibility import sign_in_by_fetch
-from test_tasks import make_officer, make_user
+from test_tasks import hand_out_task, make_user
 
 # The app's databases as version 4 of `waymark` and the tasks' and paths' own kept them, with a
 # note for a task and a walked field, both waiting for the network.
@@ -50,14 +49,9 @@ DATABASES = """async () => {
 
 def test_the_tasks_and_paths_databases_of_before_move_into_the_one_database(phone_for, api, tmp_path):
     m = messages("en")
-    officer_name, user_name = username("otto"), username("ulla")
-    make_officer(tmp_path, officer_name)
+    user_name = username("ulla")
     token = make_user(api, user_name)
-    officer = api.post("/api/v1/sessions", data={"username": officer_name, "password": PASSWORD}).json()["token"]
-    task = api.post("/api/v1/tasks", headers={"Authorization": f"Bearer {officer}"},
-                    data={"assignee": user_name, "name": "Field 7 hedge", "instructions": "Photograph the hedge.", "dueDate": "2026-12-15"})
-    assert task.status == 201, task.text()
-    task_id = task.json()["id"]
+    task_id = hand_out_task(api, tmp_path, user_name)
 
     phone = phone_for("en-US")
     page = phone.page

@@ -28,6 +28,18 @@ def make_user(api, name):
     return answer.json()["token"]
 
 
+def hand_out_task(api, tmp_path, assignee, name="Field 7 hedge", instructions="Photograph the hedge."):
+    """An officer (made as an admin would, make_officer) gives `assignee` a task through the API;
+    returns the task's id."""
+    officer_name = username("otto")
+    make_officer(tmp_path, officer_name)
+    token = api.post("/api/v1/sessions", data={"username": officer_name, "password": PASSWORD}).json()["token"]
+    created = api.post("/api/v1/tasks", headers={"Authorization": f"Bearer {token}"},
+                       data={"assignee": assignee, "name": name, "instructions": instructions, "dueDate": "2026-12-15"})
+    assert created.status == 201, created.text()
+    return created.json()["id"]
+
+
 def task_through_api(api, token, task_id):
     answer = api.get(f"/api/v1/tasks/{task_id}", headers={"Authorization": f"Bearer {token}"})
     assert answer.status == 200, answer.text()

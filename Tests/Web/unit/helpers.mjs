@@ -1,6 +1,5 @@
 // Shared by the web app's unit tests: where the repository and Web/ are, and Web/'s files.
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative, dirname } from 'node:path';
+import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { webcrypto } from 'node:crypto';
 
@@ -13,16 +12,8 @@ export const WEB = join(REPO, 'Web');
 /** The shared real-world files: WAYMARK_FIXTURES (as `make test` sets it), else ../shared/fixtures beside the repository. */
 export const FIXTURES = process.env.WAYMARK_FIXTURES || join(REPO, '..', 'shared', 'fixtures');
 
-/** Every file under Web/, as its URL path (`/app/main.js`). */
-export function webFiles(folder = WEB) {
-  const found = [];
-  for (const name of readdirSync(folder)) {
-    const path = join(folder, name);
-    if (statSync(path).isDirectory()) found.push(...webFiles(path));
-    else found.push('/' + relative(WEB, path).split('\\').join('/'));
-  }
-  return found.sort();
-}
+/** Every file under Web/, as its URL path (`/app/main.js`): the one listing the service worker's manifest is made from. */
+export { webFiles } from '../../../scripts/shell-version.mjs';
 
 /** Imports a module of Web/ by its URL path. */
 export function webModule(urlPath) {
