@@ -170,6 +170,7 @@ let package = Package(
             dependencies: [
                 "WaymarkAPI", "WaymarkCore", "WaymarkServer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Vapor", package: "vapor"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

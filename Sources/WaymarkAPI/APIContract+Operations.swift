@@ -80,6 +80,13 @@ extension APIContract {
         return found
     }
 
+    /// The `operationId`s of one contract file (one of ``areas``), in its order: the operations an
+    /// area of the server binds.
+    public static func operationIDs(inFile name: String) throws -> [String] {
+        guard let node = try Yams.compose(yaml: try file(name)) else { return [] }
+        return try operations(in: node).map(\.id)
+    }
+
     private static func requirements(_ node: Node?, of id: String) throws(OperationProblem) -> [[String]] {
         guard let node else { return [] }
         guard let list = node.sequence else { throw .malformedSecurity(id) }

@@ -6,21 +6,21 @@ import NIOHTTP1
 import WaymarkAPI
 import WaymarkCore
 
-/// `waymark-load`: the load generators of `make bench`. `routes` (the default) loads the route
-/// API; `photos-load` and `photos-bench` fill the photo store and time its searches
-/// (PhotoBench.swift).
+/// `waymark-load`: the benchmarks of `make bench`. `routes` (the default) loads the route API;
+/// `serve` runs the server with the floor it is compared with (FloorServer.swift); `photos-load`
+/// and `photos-bench` fill the photo store and time its searches (PhotoBench.swift).
 @main
 struct WaymarkLoad: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "waymark-load", abstract: "Load generators for make bench.",
-        subcommands: [RouteLoad.self, PhotosLoad.self, PhotosBench.self], defaultSubcommand: RouteLoad.self)
+        subcommands: [RouteLoad.self, PhotosLoad.self, PhotosBench.self, FloorServer.self], defaultSubcommand: RouteLoad.self)
 }
 
 /// `waymark-load routes`: a load generator for the route API. Keeps `--concurrency`
 /// signed requests in flight for `--seconds` and prints one JSON line: requests, errors, req/s,
 /// p50 and p99 latency. Every request is signed (version 2) with its own nonce; uploads have
 /// their own lookup key and Idempotency-Key, so each stores a route. `--mode floor` posts the
-/// same body, unsigned, to `POST /bench/floor` of `waymark serve --bench-floor`, which stores
+/// same body, unsigned, to `POST /bench/floor` of `waymark-load serve`, which stores
 /// it with one plain INSERT: the floor of the stack that the route API is compared with.
 struct RouteLoad: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "routes", abstract: "Load-test the route API (uploads or lookups).")

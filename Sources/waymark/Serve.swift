@@ -83,7 +83,6 @@ struct Serve: AsyncParsableCommand {
     var maxConnections: Int?
     @Option(name: .long, help: ArgumentHelp("Connections held open at once from one address (a --trusted-proxy is not counted); more are closed at once.", valueName: "count"))
     var maxConnectionsPerAddress: Int = ConnectionLimits.defaultPerAddress
-    @Flag(name: .long, help: .hidden) var benchFloor = false
 
     func validate() throws {
         if let port, !(1...65_535).contains(port) { throw ValidationError("--port must be 1 to 65535, not \(port).") }
@@ -101,7 +100,6 @@ struct Serve: AsyncParsableCommand {
         configuration.tls = tlsMode
         configuration.port = port ?? (configuration.tls == .off ? 8080 : 8443)
         configuration.httpPort = httpPort
-        configuration.benchFloor = benchFloor
         configuration.publicNames = publicName
         do {
             try configuration.trustProxies(trustedProxy)

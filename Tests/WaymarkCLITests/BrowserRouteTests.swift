@@ -15,7 +15,7 @@ struct BrowserRouteTests {
     func browserRouteOpensInCommandLine() async throws {
         let folder = try TemporaryFolder()
         let data = folder.url.appendingPathComponent("data")
-        let port = try ServeEndToEndTests.freePort()
+        let port = try await ServeEndToEndTests.freePort()
         let url = "http://127.0.0.1:\(port)"
         let server = try ServeEndToEndTests.Server(data: data, port: port)
         defer { server.stop() }
@@ -24,7 +24,7 @@ struct BrowserRouteTests {
         let script = packageRoot.appendingPathComponent("Tests/Web/tools/browser-route-roundtrip.mjs")
         let printed: Data
         do {
-            printed = try ExternalTool.run(["WAYMARK_SERVER=\(url)", "WAYMARK_TEST_PASSPHRASE=\(passphrase)", "node", script.path])
+            printed = try await ExternalTool.run(["WAYMARK_SERVER=\(url)", "WAYMARK_TEST_PASSPHRASE=\(passphrase)", "node", script.path])
         } catch {
             Issue.record("the browser's data layer failed against waymark serve: \(error)")
             return
@@ -39,26 +39,26 @@ struct BrowserRouteTests {
         let env = ["WAYMARK_API_KEY": key, "WAYMARK_API_SECRET": secret, "WAYMARK_PASSPHRASE": "Caf\u{E9} passphrase from the browser"]
 
         let gpx = folder.url.appendingPathComponent("browser.gpx")
-        let export = try WaymarkBinary.run(["routes", "export", routeID, "--nonce", nonce, "--gpx", gpx.path, "--server", url], environment: env)
+        let export = try await WaymarkBinary.run(["routes", "export", routeID, "--nonce", nonce, "--gpx", gpx.path, "--server", url], environment: env)
         #expect(export.status == 0, "\(export.stderr)")
         let track = try #require(try TrackFile.read(contentsOf: gpx).first)
         #expect(track.fixes.count == 331)
         #expect(abs(track.fixes[230].latitude - (46.0 + 200.0 / 100_000)) < 1e-9)
         #expect(track.fixes[230].time.timeIntervalSince1970 == start + 200)
 
-        let wrong = try WaymarkBinary.run(["routes", "export", routeID, "--nonce", nonce, "--gpx", gpx.path, "--server", url],
+        let wrong = try await WaymarkBinary.run(["routes", "export", routeID, "--nonce", nonce, "--gpx", gpx.path, "--server", url],
                                           environment: env.merging(["WAYMARK_PASSPHRASE": "another passphrase"]) { $1 })
         #expect(wrong.status != 0, "a wrong passphrase must not open the browser's route")
 
         // A QR photo of the route's nonce and another photo; the camera 7 min 03 s slow.
-        let trip = try TwoPhotoTrip(in: folder.url, start: start, nonce: nonce)
+        let trip = await try TwoPhotoTrip(in: folder.url, start: start, nonce: nonce)
         let (photos, other) = (trip.photos, trip.other)
 
-        let tag = try WaymarkBinary.run(["tag", photos.path, "--server", url, "--json"], environment: env)
+        let tag = try await WaymarkBinary.run(["tag", photos.path, "--server", url, "--json"], environment: env)
         #expect(tag.status == 0, "\(tag.stderr)")
         let reports = try WaymarkBinary.reports(tag)
         #expect(reports["IMG_0002.JPG"]?["status"] as? String == "tagged", "\(tag.stdout)\n\(tag.stderr)")
-        let position = try #require(try ExternalTool.position(other))
+        let position = try #require(try await ExternalTool.position(other))
         #expect(abs(position.latitude - (46.0 + 200.0 / 100_000)) < 1e-5 && abs(position.longitude - (14.0 + 200.0 / 50_000)) < 1e-5)
     }
 }

@@ -28,7 +28,7 @@ struct RecordCrashTests {
         let killed = Date()
         process.waitUntilExit()
 
-        let list = try WaymarkBinary.run(["routes", "show", "1", "--json"], environment: environment)
+        let list = try await WaymarkBinary.run(["routes", "show", "1", "--json"], environment: environment)
         let route = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any], "\(list.stderr)")
         #expect(route["state"] as? String == "recording", "the route was never stopped")
         let saved = route["fix_count"] as? Int ?? 0
@@ -49,9 +49,9 @@ struct RecordCrashTests {
         #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0.time < $1.time })
 
         // `routes sync` finishes it with the passphrase (and then says no service is configured).
-        let sync = try WaymarkBinary.run(["routes", "sync"], environment: environment)
+        let sync = try await WaymarkBinary.run(["routes", "sync"], environment: environment)
         #expect(sync.stdout.contains("Route 1 was left unfinished"), "\(sync.stdout)\(sync.stderr)")
-        let after = try WaymarkBinary.run(["routes", "show", "1", "--json"], environment: environment)
+        let after = try await WaymarkBinary.run(["routes", "show", "1", "--json"], environment: environment)
         let queued = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])
         #expect(queued["state"] as? String == "queued")
         #expect(queued["fix_count"] as? Int == saved, "nothing saved is lost when the route is finished")

@@ -124,7 +124,7 @@ struct RecordTerminalTests {
         let done = try await tmux.waitForScreen { $0.contains("queued for upload") }
         #expect(done.contains("Route 1 recorded"))
 
-        let list = try WaymarkBinary.run(["routes", "list", "--json"], environment: ["WAYMARK_HOME": home])
+        let list = try await WaymarkBinary.run(["routes", "list", "--json"], environment: ["WAYMARK_HOME": home])
         let routes = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(routes.count == 1)
         #expect(routes.first?["nonce"] as? String == payload.nonce, "the stored route is the one whose code was on screen")

@@ -34,8 +34,8 @@ struct ServeEndToEndTests {
         }
     }
 
-    static func freePort() throws -> Int {
-        let text = String(decoding: try ExternalTool.run(["python3", "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"]), as: UTF8.self)
+    static func freePort() async throws -> Int {
+        let text = String(decoding: try await ExternalTool.run(["python3", "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"]), as: UTF8.self)
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 18_080
     }
 
@@ -55,15 +55,19 @@ struct ServeEndToEndTests {
         Issue.record("the server did not come up")
     }
 
-    @Test("a route uploaded before a restart tags the photos of its QR code; export and delete work")
-    func uploadRestartTag() async throws {
+    @Test("a route uploaded before a restart tags the photos of its QR code; export and delete work", arguments: CLIDatabase.all)
+    func uploadRestartTag(database: CLIDatabase) async throws {
+        try await database.run { try await uploadRestartTag() }
+    }
+
+    private func uploadRestartTag() async throws {
         let folder = try TemporaryFolder()
         let data = folder.url.appendingPathComponent("data")
-        let keyOutput = try WaymarkBinary.run(["keys", "create", "e2e", "--json", "--data", data.path])
+        let keyOutput = try await WaymarkBinary.run(["keys", "create", "e2e", "--json", "--data", data.path])
         #expect(keyOutput.status == 0, "\(keyOutput.stderr)")
         let credentials = try JSONSerialization.jsonObject(with: Data(keyOutput.stdout.utf8)) as? [String: String] ?? [:]
         let key = try #require(credentials["key"]), secret = try #require(credentials["secret"])
-        let port = try Self.freePort()
+        let port = try await Self.freePort()
         let url = URL(string: "http://127.0.0.1:\(port)")!
         let client = WaymarkClient(credentials: ServerCredentials(serverURL: url, key: key, secret: secret))
 
@@ -85,30 +89,30 @@ struct ServeEndToEndTests {
         let created = try await client.createRoute(request, idempotencyKey: "e2e-\(nonce)")
         server.stop()
 
-        let trip = try TwoPhotoTrip(in: folder.url, start: start, nonce: nonce)
+        let trip = await try TwoPhotoTrip(in: folder.url, start: start, nonce: nonce)
         let (photos, qr, other) = (trip.photos, trip.qr, trip.other)
 
         server = try Server(data: data, port: port)
         defer { server.stop() }
         try await Self.waitUntilUp(client)
         let env = ["WAYMARK_API_KEY": key, "WAYMARK_API_SECRET": secret, "WAYMARK_PASSPHRASE": passphrase]
-        let tag = try WaymarkBinary.run(["tag", photos.path, "--server", url.absoluteString, "--json"], environment: env)
+        let tag = try await WaymarkBinary.run(["tag", photos.path, "--server", url.absoluteString, "--json"], environment: env)
         #expect(tag.status == 0, "\(tag.stderr)")
         let reports = try WaymarkBinary.reports(tag)
         #expect(reports["IMG_0002.JPG"]?["status"] as? String == "tagged", "\(tag.stdout)\n\(tag.stderr)")
-        let position = try #require(try ExternalTool.position(other))
+        let position = try #require(try await ExternalTool.position(other))
         #expect(abs(position.latitude - (46.0 + 200.0 / 100_000)) < 1e-5 && abs(position.longitude - (14.0 + 200.0 / 50_000)) < 1e-5)
 
         let gpx = folder.url.appendingPathComponent("export.gpx")
-        let export = try WaymarkBinary.run(["routes", "export", "--qr", qr.path, "--gpx", gpx.path, "--server", url.absoluteString], environment: env)
+        let export = try await WaymarkBinary.run(["routes", "export", "--qr", qr.path, "--gpx", gpx.path, "--server", url.absoluteString], environment: env)
         #expect(export.status == 0, "\(export.stderr)")
         #expect(try TrackFile.read(contentsOf: gpx).first?.fixes.count == fixes.count)
 
-        let delete = try WaymarkBinary.run(["routes", "delete", created.routeID, "--yes", "--server", url.absoluteString], environment: env)
+        let delete = try await WaymarkBinary.run(["routes", "delete", created.routeID, "--yes", "--server", url.absoluteString], environment: env)
         #expect(delete.status == 0, "\(delete.stderr)")
         // `routes delete` fetched this very route a moment ago: the same GET in the same second is
         // no replay, since every request carries its own nonce (signature version 2).
-        let get = try WaymarkBinary.run(["routes", "get", created.routeID, "--server", url.absoluteString], environment: env)
+        let get = try await WaymarkBinary.run(["routes", "get", created.routeID, "--server", url.absoluteString], environment: env)
         #expect(get.status == 1)
         #expect(get.stderr.contains("no route"))
     }

@@ -32,7 +32,7 @@ struct ServeTLETests {
     @Test("A --tle file that is missing, a folder, empty or without one usable element set stops the server at once with a message naming it", arguments: [
         "missing", "folder", "empty", "broken",
     ])
-    func unusableFile(kind: String) throws {
+    func unusableFile(kind: String) async throws {
         let folder = try TemporaryFolder()
         let file: URL
         switch kind {
@@ -45,7 +45,7 @@ struct ServeTLETests {
             file = folder.url.appendingPathComponent("beidou.txt")
             try Data("BEIDOU-3 M1 (C19)\n1 43001U 17069A   22034.0\n2 43001  55.0\n".utf8).write(to: file)
         }
-        let run = try Self.serve(["--tle", Fixtures.url("tle/gps-ops.txt").path, "--tle", file.path],
+        let run = try await Self.serve(["--tle", Fixtures.url("tle/gps-ops.txt").path, "--tle", file.path],
                                  data: folder.url.appendingPathComponent("data"), port: try ServeEndToEndTests.freePort(), seconds: 20)
         #expect(run.status != nil && run.status != 0, "\(kind): the server must not start; stdout: \(run.stdout)")
         #expect(run.stderr.contains("--tle \(file.path)"), "\(kind): \(run.stderr)")
@@ -60,7 +60,7 @@ struct ServeTLETests {
         lines[2] = String(lines[2].prefix(30))
         let galileo = folder.url.appendingPathComponent("galileo.txt")
         try lines.joined(separator: "\n").write(to: galileo, atomically: true, encoding: .utf8)
-        let port = try ServeEndToEndTests.freePort()
+        let port = try await ServeEndToEndTests.freePort()
         let output = try CapturedOutput()
         let process = WaymarkBinary.start(["serve", "--data", folder.url.appendingPathComponent("data").path, "--port", String(port), "--web", "none",
                                            "--tle", Fixtures.url("tle/gps-ops.txt").path, "--tle", galileo.path])
@@ -74,18 +74,18 @@ struct ServeTLETests {
         let base = "http://127.0.0.1:\(port)"
         var up = false
         for _ in 0..<200 where !up {
-            up = (try? ExternalTool.run(["curl", "-fsS", "\(base)/healthz"])) != nil
+            up = (try? await ExternalTool.run(["curl", "-fsS", "\(base)/healthz"])) != nil
             if !up { try await Task.sleep(nanoseconds: 100_000_000) }
         }
         let startLog = (try? output.read(\.stderrURL)) ?? ""
         try #require(up, "the server did not start: \(startLog)")
-        let body = try ExternalTool.run(["curl", "-fsS", "\(base)/api/v1/sky?latitude=46.05&longitude=14.5&time=2022-02-03T12:00:00Z"])
+        let body = try await ExternalTool.run(["curl", "-fsS", "\(base)/api/v1/sky?latitude=46.05&longitude=14.5&time=2022-02-03T12:00:00Z"])
         let view = try JSONDecoder().decode(SkyView.self, from: body)
         #expect(Set(view.satellites.map(\.constellation)) == ["gps", "galileo"])
         let expected = try [Fixtures.url("tle/gps-ops.txt"), galileo].map { try String(contentsOf: $0, encoding: .utf8) }
             .joined(separator: "\n").components(separatedBy: "\n").filter { $0.hasPrefix("1 ") }.count - 1
         #expect(view.elements.satellites == expected, "every set but the broken one")
-        let config = try JSONSerialization.jsonObject(with: try ExternalTool.run(["curl", "-fsS", "\(base)/api/v1/config"])) as? [String: Any]
+        let config = try JSONSerialization.jsonObject(with: try await ExternalTool.run(["curl", "-fsS", "\(base)/api/v1/config"])) as? [String: Any]
         #expect(config?["sky"] as? Bool == true)
         let log = try output.read(\.stdoutURL) + output.read(\.stderrURL)
         let loaded = log.components(separatedBy: "\n").filter { $0.contains("orbit data loaded") }

@@ -21,8 +21,8 @@ struct TagBMFFTests {
     }
 
     /// exiv2's reading of a sidecar's XMP GPS coordinate ("33,51.408S" → -33.8568).
-    static func exiv2XMP(_ url: URL, _ key: String) throws -> Double? {
-        let output = String(decoding: try ExternalTool.run(["exiv2", "-q", "-Pkv", "-g", "Xmp.exif.\(key)", url.path]), as: UTF8.self)
+    static func exiv2XMP(_ url: URL, _ key: String) async throws -> Double? {
+        let output = String(decoding: try await ExternalTool.run(["exiv2", "-q", "-Pkv", "-g", "Xmp.exif.\(key)", url.path]), as: UTF8.self)
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Xmp.exif.\(key) ") }) else { return nil }
         var text = line.dropFirst("Xmp.exif.\(key) ".count).trimmingCharacters(in: .whitespaces)
         guard let hemisphere = text.last else { return nil }
@@ -34,17 +34,17 @@ struct TagBMFFTests {
     }
 
     @Test("CR3 and HEIC: tagged through sidecars that exiftool and exiv2 read, the reason says why, originals byte-identical")
-    func tagsThroughSidecars() throws {
+    func tagsThroughSidecars() async throws {
         let folder = try TemporaryFolder()
         let photos = folder.url.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         let cr3 = photos.appendingPathComponent("CanonRaw.cr3")
         try FileManager.default.copyItem(at: Fixtures.url("photos/CanonRaw.cr3"), to: cr3)
         let png = folder.url.appendingPathComponent("picture.png")
-        try ExternalTool.run(["convert", "-size", "320x240", "gradient:white-navy", png.path])
+        try await ExternalTool.run(["convert", "-size", "320x240", "gradient:white-navy", png.path])
         let heic = photos.appendingPathComponent("IMG_0002.HEIC")
-        try ExternalTool.run(["heif-enc", "-q", "60", "-o", heic.path, png.path])
-        try ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=\(Self.heicTime)", "-SubSecTimeOriginal=25",
+        try await ExternalTool.run(["heif-enc", "-q", "60", "-o", heic.path, png.path])
+        try await ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=\(Self.heicTime)", "-SubSecTimeOriginal=25",
                               "-OffsetTimeOriginal=+00:00", heic.path])
         let originals = [cr3: try Data(contentsOf: cr3), heic: try Data(contentsOf: heic)]
 
@@ -59,7 +59,7 @@ struct TagBMFFTests {
         let track = folder.url.appendingPathComponent("track.gpx")
         try TrackFile.write(tracks, as: .gpx).write(to: track)
 
-        let output = try WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "0:00:00", "--json"])
+        let output = try await WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "0:00:00", "--json"])
         #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
         let reports = try WaymarkBinary.reports(output)
         for (url, place) in [(cr3, Self.cr3Place), (heic, Self.heicPlace)] {
@@ -69,10 +69,10 @@ struct TagBMFFTests {
             #expect(report["sidecar"] as? Bool == true, "\(name): \(report)")
             #expect((report["reason"] as? String ?? "").contains("CR3 and HEIF/HEIC files are not rewritten"), "\(name): \(report)")
             let sidecar = URL(fileURLWithPath: url.path + ".xmp")
-            let read = try #require(try ExternalTool.position(sidecar), "exiftool reads no position in \(name).xmp")
+            let read = try #require(try await ExternalTool.position(sidecar), "exiftool reads no position in \(name).xmp")
             #expect(abs(read.latitude - place.latitude) < 1e-6 && abs(read.longitude - place.longitude) < 1e-6, "\(name): \(read)")
-            let latitude = try #require(try Self.exiv2XMP(sidecar, "GPSLatitude"), "exiv2 reads no latitude in \(name).xmp")
-            let longitude = try #require(try Self.exiv2XMP(sidecar, "GPSLongitude"))
+            let latitude = try #require(try await Self.exiv2XMP(sidecar, "GPSLatitude"), "exiv2 reads no latitude in \(name).xmp")
+            let longitude = try #require(try await Self.exiv2XMP(sidecar, "GPSLongitude"))
             #expect(abs(latitude - place.latitude) < 1e-5 && abs(longitude - place.longitude) < 1e-5, "\(name): exiv2 \(latitude) \(longitude)")
             #expect(try Data(contentsOf: url) == originals[url], "\(name) changed")
         }

@@ -9,23 +9,23 @@ struct TagClockSettingTests {
     typealias Day = TagEndToEndTests
 
     @Test("with --offset and no QR code, no photo is searched, and every photo is tagged where it was taken")
-    func offsetSkipsSearch() throws {
-        let trip = try TagTrip(photoCount: 6, qrPhoto: false)
-        let output = try WaymarkBinary.run(["tag", trip.photos.path, "--track", try trip.gpx().path, "--offset=\(TagTrip.rightOffset)", "--json"])
+    func offsetSkipsSearch() async throws {
+        let trip = try await TagTrip(photoCount: 6, qrPhoto: false)
+        let output = try await WaymarkBinary.run(["tag", trip.photos.path, "--track", try trip.gpx().path, "--offset=\(TagTrip.rightOffset)", "--json"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stderr.contains("QR search: skipped (0 of 6 photos searched): --offset sets the clock"), "\(output.stderr)")
         #expect(output.stderr.contains("Clock: camera clock is 2 h 03 min 17.3 s ahead (--offset)"), "\(output.stderr)")
-        try trip.expectTaggedWhereTaken()
+        await try trip.expectTaggedWhereTaken()
     }
 
     @Test("a QR photo that disagrees does not change a clock set by --offset, and --check-qr reports it by how much")
-    func offsetWinsOverQRAndCheckReports() throws {
-        let trip = try TagTrip(photoCount: 3, qrPhoto: true)
+    func offsetWinsOverQRAndCheckReports() async throws {
+        let trip = try await TagTrip(photoCount: 3, qrPhoto: true)
         let gpx = try trip.gpx().path
         // The photographer forgot the camera's own 3 min 17.3 s: the QR code (right) disagrees with --offset.
         let wrongOffset = "--offset=-2:00:00"
 
-        let plain = try WaymarkBinary.run(["tag", trip.photos.path, "--track", gpx, wrongOffset, "--qr-period", "1", "--json", "--dry-run"])
+        let plain = try await WaymarkBinary.run(["tag", trip.photos.path, "--track", gpx, wrongOffset, "--qr-period", "1", "--json", "--dry-run"])
         #expect(plain.status == 0, "stderr: \(plain.stderr)")
         #expect(plain.stderr.contains("QR search: skipped (0 of 4 photos searched)"), "\(plain.stderr)")
         let reports = try WaymarkBinary.reports(plain)
@@ -36,34 +36,34 @@ struct TagClockSettingTests {
             #expect(reports[name]?["qrClockDifference"] is NSNull, "\(name): only --check-qr compares")
         }
 
-        let checked = try WaymarkBinary.run(["tag", trip.photos.path, "--track", gpx, wrongOffset, "--qr-period", "1", "--check-qr", "--json", "--dry-run"])
+        let checked = try await WaymarkBinary.run(["tag", trip.photos.path, "--track", gpx, wrongOffset, "--qr-period", "1", "--check-qr", "--json", "--dry-run"])
         #expect(checked.status == 0, "stderr: \(checked.stderr)")
         #expect(checked.stderr.contains("QR check: 1 of 1 QR photo disagrees with --offset (4 of 4 photos searched)"), "\(checked.stderr)")
         #expect(checked.stderr.contains("IMG_0001.JPG: --offset puts it 3 min 17.5 s later than its QR code shows"), "\(checked.stderr)")
         let checkedReports = try WaymarkBinary.reports(checked)
         let difference = try #require(checkedReports["IMG_0001.JPG"]?["qrClockDifference"] as? Double)
         #expect(abs(difference - 197.3) <= 0.5, "the QR code of a 1-second period pins the difference within 0.5 s: \(difference)")
-        #expect(abs((TagTrip.utcOffset(checkedReports["IMG_0002.JPG"]) ?? 0) - (45.2 + 197.3)) < 0.02, "--check-qr does not change the clock")
+        await #expect(abs((TagTrip.utcOffset(checkedReports["IMG_0002.JPG"]) ?? 0) - (45.2 + 197.3)) < 0.02, "--check-qr does not change the clock")
         #expect(checkedReports["IMG_0002.JPG"]?["qrClockDifference"] is NSNull, "a photo without a code has no difference")
 
         // The right offset agrees with the QR code, and --qr-search all asks for the same check.
-        let agreeing = try WaymarkBinary.run(["tag", trip.photos.path, "--track", gpx, "--offset=\(TagTrip.rightOffset)", "--qr-period", "1",
+        let agreeing = try await WaymarkBinary.run(["tag", trip.photos.path, "--track", gpx, "--offset=\(TagTrip.rightOffset)", "--qr-period", "1",
                                               "--qr-search", "all", "--dry-run"])
         #expect(agreeing.status == 0, "stderr: \(agreeing.stderr)")
         #expect(agreeing.stdout.contains("QR check: the QR photo agrees with --offset (4 of 4 photos searched)"), "\(agreeing.stdout)")
     }
 
     @Test("an encrypted route without --nonce: the search stops at the first QR code, and --offset still sets the clock")
-    func nonceSearchStopsAtFirstCode() throws {
-        let trip = try TagTrip(photoCount: 8, qrPhoto: true)
+    func nonceSearchStopsAtFirstCode() async throws {
+        let trip = try await TagTrip(photoCount: 8, qrPhoto: true)
         let route = try trip.envelope(passphrase: "correct horse")
-        let output = try WaymarkBinary.run(["tag", trip.photos.path, "--route", route.path, "--offset=\(TagTrip.rightOffset)", "--json"],
+        let output = try await WaymarkBinary.run(["tag", trip.photos.path, "--route", route.path, "--offset=\(TagTrip.rightOffset)", "--json"],
                                            environment: ["WAYMARK_PASSPHRASE": "correct horse"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stderr.contains("QR search: stopped at the first Waymark QR code, in \(trip.photos.path)/IMG_0001.JPG"), "\(output.stderr)")
         #expect(output.stderr.contains("(--offset)"), "\(output.stderr)")
         #expect(output.stderr.contains("nonce \(trip.nonce)"), "\(output.stderr)")
-        try trip.expectTaggedWhereTaken()
+        await try trip.expectTaggedWhereTaken()
     }
 }
 
@@ -96,10 +96,10 @@ struct TagArgumentTests {
     ]
 
     @Test("each odd value exits 64 with a message naming what was expected", arguments: cases.indices)
-    func oddArgument(_ index: Int) throws {
+    func oddArgument(_ index: Int) async throws {
         let (arguments, message) = Self.cases[index]
         let folder = try TemporaryFolder()
-        let output = try WaymarkBinary.run(["tag", folder.url.path, "--track", "walk.gpx"] + arguments)
+        let output = try await WaymarkBinary.run(["tag", folder.url.path, "--track", "walk.gpx"] + arguments)
         #expect(output.status == 64, "\(arguments): exit \(output.status), stderr: \(output.stderr)")
         #expect(output.stderr.contains(message), "\(arguments): \(output.stderr)")
     }

@@ -16,10 +16,10 @@ struct TagCrashTests {
     static let kills = 30
 
     @Test("after every kill each photo is untouched or fully tagged, and a last run finishes the job")
-    func killedAtRandom() throws {
+    func killedAtRandom() async throws {
         let folder = try TemporaryFolder()
         let base = folder.url.appendingPathComponent("base.jpg")
-        try ExternalTool.makePhoto(base, time: "2024:06:01 12:00:00", size: "1600x1200")
+        try await ExternalTool.makePhoto(base, time: "2024:06:01 12:00:00", size: "1600x1200")
         let track = folder.url.appendingPathComponent("track.gpx")
         let fixes = stride(from: 0.0, through: 600, by: 5).map {
             Fix(latitude: 46 + $0 / 1e5, longitude: 14 + $0 / 1e5, altitude: 300, accuracy: 3, time: Date(timeIntervalSince1970: 1_717_243_200 + $0))
@@ -37,7 +37,7 @@ struct TagCrashTests {
         }
         let args = ["--track", track.path, "--offset", "0:00:00", "--qr-search", "off"]
         // Give each photo its own time so each gets its own position.
-        try ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal<${FileName;s/IMG_0*(\\d+).*/'2024:06:01 12:00:'.sprintf('%02d',$1)/e}", photos.path, reference.path])
+        try await ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal<${FileName;s/IMG_0*(\\d+).*/'2024:06:01 12:00:'.sprintf('%02d',$1)/e}", photos.path, reference.path])
         var originals: [String: Data] = [:]
         for i in 0..<Self.photoCount {
             let name = String(format: "IMG_%04d.JPG", i)
@@ -45,7 +45,7 @@ struct TagCrashTests {
         }
         let clock = ContinuousClock()
         let started = clock.now
-        let full = try WaymarkBinary.run(["tag", reference.path] + args)
+        let full = try await WaymarkBinary.run(["tag", reference.path] + args)
         let fullDuration = clock.now - started
         #expect(full.status == 0, "\(full.stderr)")
         var tagged: [String: Data] = [:]
@@ -75,7 +75,7 @@ struct TagCrashTests {
         }
         #expect(interrupted >= Self.kills / 2, "most runs were killed mid-way (\(interrupted) of \(Self.kills))")
 
-        let last = try WaymarkBinary.run(["tag", photos.path] + args)
+        let last = try await WaymarkBinary.run(["tag", photos.path] + args)
         #expect(last.status == 0, "\(last.stderr)")
         for (name, expected) in tagged {
             #expect(try Data(contentsOf: photos.appendingPathComponent(name)) == expected, "\(name) did not end fully tagged")
@@ -84,7 +84,7 @@ struct TagCrashTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: photos.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "\(leftovers)")
         // And exiftool reads every photo without complaint.
-        let validation = String(decoding: try ExternalTool.run(["exiftool", "-q", "-validate", "-warning", "-error", "-a", photos.path], allowFailure: true), as: UTF8.self)
+        let validation = String(decoding: try await ExternalTool.run(["exiftool", "-q", "-validate", "-warning", "-error", "-a", photos.path], allowFailure: true), as: UTF8.self)
         #expect(!validation.contains("Error"), "\(validation)")
     }
 }

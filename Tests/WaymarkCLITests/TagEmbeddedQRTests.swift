@@ -15,8 +15,8 @@ struct TagEmbeddedQRTests {
         return (Day.cameraReading(utc), shown, utc)
     }
 
-    static func setCaptureTime(_ url: URL, _ reading: (String, String)) throws {
-        try ExternalTool.setCaptureTime(url, reading.0, subSeconds: reading.1)
+    static func setCaptureTime(_ url: URL, _ reading: (String, String)) async throws {
+        try await ExternalTool.setCaptureTime(url, reading.0, subSeconds: reading.1)
     }
 
     static func gpx(in folder: TemporaryFolder) throws -> URL {
@@ -26,7 +26,7 @@ struct TagEmbeddedQRTests {
     }
 
     @Test("a folder of RAW files only (CR2, DNG, CR3) whose previews show the code: the clock is synced from them")
-    func rawOnlyFolder() throws {
+    func rawOnlyFolder() async throws {
         let folder = try TemporaryFolder()
         let photos = folder.url.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
@@ -37,24 +37,24 @@ struct TagEmbeddedQRTests {
             let shot = Self.qrShot(Int(Day.start) + seconds)
             let url = try folder.copy(fixture: "photos/\(fixture)", as: "photos/\(name)")
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
-            try Self.setCaptureTime(url, shot.reading)
+            try await Self.setCaptureTime(url, shot.reading)
             let preview = folder.url.appendingPathComponent("\(name).preview.jpg")
-            try ExternalTool.makeQRJPEG(preview, payload: QRPayload(time: shot.payloadTime, nonce: nonce).text, width: 1620, height: 1080)
+            try await ExternalTool.makeQRJPEG(preview, payload: QRPayload(time: shot.payloadTime, nonce: nonce).text, width: 1620, height: 1080)
             if fixture.hasSuffix(".cr3") {
                 try CR3Fixture.withPreview(Data(contentsOf: url), jpeg: Data(contentsOf: preview), width: 1620, height: 1080).write(to: url)
             } else {
-                try ExternalTool.embed(preview, as: "PreviewImage", into: url)
+                try await ExternalTool.embed(preview, as: "PreviewImage", into: url)
             }
             truth[name] = shot.utc
         }
         // A RAW photo without a code, tagged by the clock the others set.
         let plain = try folder.copy(fixture: "photos/CanonRaw.cr2", as: "photos/IMG_0004.CR2")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: plain.path)
-        try Self.setCaptureTime(plain, Day.cameraReading(Day.start + 333.3))
+        try await Self.setCaptureTime(plain, Day.cameraReading(Day.start + 333.3))
         truth["IMG_0004.CR2"] = Day.start + 333.3
         #expect(try FileManager.default.contentsOfDirectory(atPath: photos.path).allSatisfy { !$0.uppercased().hasSuffix(".JPG") })
 
-        let output = try WaymarkBinary.run(["tag", photos.path, "--track", try Self.gpx(in: folder).path, "--qr-period", "1", "--json"])
+        let output = try await WaymarkBinary.run(["tag", photos.path, "--track", try Self.gpx(in: folder).path, "--qr-period", "1", "--json"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.contains("from 3 QR photos"), "\(output.stderr)")
         let reports = try WaymarkBinary.reports(output)
@@ -69,7 +69,7 @@ struct TagEmbeddedQRTests {
     }
 
     @Test("the image the code was read in, per photo: waymark qr (text and --json) and tag --json")
-    func reportsTheImage() throws {
+    func reportsTheImage() async throws {
         let folder = try TemporaryFolder()
         let photos = folder.url.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
@@ -77,29 +77,29 @@ struct TagEmbeddedQRTests {
         // IMG_0001: the code in the Exif thumbnail only; IMG_0002: in the frame only.
         let first = Self.qrShot(Int(Day.start) + 20), second = Self.qrShot(Int(Day.start) + 140)
         let thumbnailPhoto = photos.appendingPathComponent("IMG_0001.JPG")
-        try ExternalTool.makePhoto(thumbnailPhoto, time: first.reading.0, size: "2400x1800")
-        try Self.setCaptureTime(thumbnailPhoto, first.reading)
+        try await ExternalTool.makePhoto(thumbnailPhoto, time: first.reading.0, size: "2400x1800")
+        try await Self.setCaptureTime(thumbnailPhoto, first.reading)
         let thumbnail = folder.url.appendingPathComponent("thumb.jpg")
-        try ExternalTool.makeQRJPEG(thumbnail, payload: QRPayload(time: first.payloadTime, nonce: nonce).text, width: 160, height: 120)
-        try ExternalTool.embed(thumbnail, as: "ThumbnailImage", into: thumbnailPhoto)
+        try await ExternalTool.makeQRJPEG(thumbnail, payload: QRPayload(time: first.payloadTime, nonce: nonce).text, width: 160, height: 120)
+        try await ExternalTool.embed(thumbnail, as: "ThumbnailImage", into: thumbnailPhoto)
         let framePhoto = photos.appendingPathComponent("IMG_0002.JPG")
-        try ExternalTool.makePhoto(framePhoto, time: second.reading.0, payload: QRPayload(time: second.payloadTime, nonce: nonce).text, size: "2400x1800")
-        try Self.setCaptureTime(framePhoto, second.reading)
+        try await ExternalTool.makePhoto(framePhoto, time: second.reading.0, payload: QRPayload(time: second.payloadTime, nonce: nonce).text, size: "2400x1800")
+        try await Self.setCaptureTime(framePhoto, second.reading)
 
-        let text = try WaymarkBinary.run(["qr", photos.path])
+        let text = try await WaymarkBinary.run(["qr", photos.path])
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         #expect(lines.map(\.first) == ["\(photos.path)/IMG_0001.JPG", "\(photos.path)/IMG_0002.JPG"], "\(text.stdout)")
         #expect(lines.map(\.last) == ["exif-thumbnail", "full-image"], "\(text.stdout)")
 
-        let json = try WaymarkBinary.run(["qr", photos.path, "--json"])
+        let json = try await WaymarkBinary.run(["qr", photos.path, "--json"])
         #expect(json.status == 0, "\(json.stderr)")
         let found = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(found.map { $0["image"] as? String } == ["exif-thumbnail", "full-image"])
         #expect(found.map { ($0["payloads"] as? [String])?.first } == [QRPayload(time: first.payloadTime, nonce: nonce).text,
                                                                        QRPayload(time: second.payloadTime, nonce: nonce).text])
 
-        let tag = try WaymarkBinary.run(["tag", photos.path, "--track", try Self.gpx(in: folder).path, "--qr-period", "1", "--json", "--dry-run"])
+        let tag = try await WaymarkBinary.run(["tag", photos.path, "--track", try Self.gpx(in: folder).path, "--qr-period", "1", "--json", "--dry-run"])
         #expect(tag.status == 0, "\(tag.stderr)")
         let reports = try WaymarkBinary.reports(tag)
         #expect(reports["IMG_0001.JPG"]?["qrImage"] as? String == "exif-thumbnail")

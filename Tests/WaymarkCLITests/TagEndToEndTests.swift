@@ -38,7 +38,7 @@ struct TagEndToEndTests {
     }
 
     @Test("the clock offset is recovered from a photographed QR code and every photo lands within 1 m")
-    func qrPhotoAndEncryptedRoute() throws {
+    func qrPhotoAndEncryptedRoute() async throws {
         let folder = try TemporaryFolder()
         let photos = folder.url.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
@@ -47,12 +47,12 @@ struct TagEndToEndTests {
         let qrShown = Int(Self.start) + 20
         let qrShot = Double(qrShown) + 0.7  // somewhere inside the 1-second period
         let qrReading = Self.cameraReading(qrShot)
-        try ExternalTool.makePhoto(photos.appendingPathComponent("IMG_0001.JPG"), time: qrReading.0,
+        try await ExternalTool.makePhoto(photos.appendingPathComponent("IMG_0001.JPG"), time: qrReading.0,
                                    payload: QRPayload(time: qrShown, nonce: nonce).text, size: "4000x3000")
-        try ExternalTool.setCaptureTime(photos.appendingPathComponent("IMG_0001.JPG"), qrReading.0, subSeconds: qrReading.1)
+        try await ExternalTool.setCaptureTime(photos.appendingPathComponent("IMG_0001.JPG"), qrReading.0, subSeconds: qrReading.1)
 
         let base = photos.appendingPathComponent("base.jpg")
-        try ExternalTool.makePhoto(base, time: "2024:01:01 00:00:00", size: "640x480")
+        try await ExternalTool.makePhoto(base, time: "2024:01:01 00:00:00", size: "640x480")
         let shots: [(name: String, offset: Double)] = [("IMG_0002.JPG", 45.2), ("IMG_0003.JPG", 100.9), ("IMG_0004.JPG", 200.4),
                                                        ("IMG_0005.JPG", 333.3), ("IMG_0006.JPG", 599.0), ("IMG_0007.JPG", 610.0),
                                                        ("IMG_0008.JPG", 650.0)]
@@ -60,7 +60,7 @@ struct TagEndToEndTests {
             let url = photos.appendingPathComponent(shot.name)
             try FileManager.default.copyItem(at: base, to: url)
             let reading = Self.cameraReading(Self.start + shot.offset)
-            try ExternalTool.setCaptureTime(url, reading.0, subSeconds: reading.1)
+            try await ExternalTool.setCaptureTime(url, reading.0, subSeconds: reading.1)
         }
         try FileManager.default.removeItem(at: base)
 
@@ -69,7 +69,7 @@ struct TagEndToEndTests {
         let routeFile = folder.url.appendingPathComponent("route.json")
         try envelope.jsonData().write(to: routeFile)
 
-        let output = try WaymarkBinary.run(["tag", photos.path, "--route", routeFile.path, "--json"],
+        let output = try await WaymarkBinary.run(["tag", photos.path, "--route", routeFile.path, "--json"],
                                            environment: ["WAYMARK_PASSPHRASE": "correct horse battery staple"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stderr.contains("QR"), "the summary names the QR photo as the clock source: \(output.stderr)")
@@ -83,7 +83,7 @@ struct TagEndToEndTests {
             // The recovered UTC is inside the error bound of a 1-second QR period (±0.5 s).
             let utc = try #require((report["utcTime"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
             #expect(abs(utc.timeIntervalSince1970 - (Self.start + offset)) <= 0.51, "\(name): \(report)")
-            let read = try #require(try ExternalTool.position(photos.appendingPathComponent(name)), "exiftool finds no GPS in \(name)")
+            let read = try #require(try await ExternalTool.position(photos.appendingPathComponent(name)), "exiftool finds no GPS in \(name)")
             let error = Geodesy.distance((read.latitude, read.longitude), (truth.latitude, truth.longitude))
             #expect(error < 1.0, "\(name) is \(error) m from where it was taken")
         }
@@ -94,18 +94,18 @@ struct TagEndToEndTests {
         #expect(late["status"] as? String == "outside-route")
         #expect((late["reason"] as? String)?.contains("after the route ended") == true)
         #expect(abs((late["secondsFromRoute"] as? Double ?? 0) - 50) < 1)
-        #expect(try ExternalTool.position(photos.appendingPathComponent("IMG_0008.JPG")) == nil)
+        #expect(try await ExternalTool.position(photos.appendingPathComponent("IMG_0008.JPG")) == nil)
     }
 
     @Test("a wrong passphrase stops with a clear error and writes nothing")
-    func wrongPassphrase() throws {
+    func wrongPassphrase() async throws {
         let folder = try TemporaryFolder()
         let photo = try folder.copy(fixture: "photos/Canon.jpg")
         let before = try Data(contentsOf: photo)
         let route = Route(tracks: [Self.track()])
         let routeFile = folder.url.appendingPathComponent("route.json")
         try RouteEnvelope.seal(route, passphrase: "right", nonce: "2OANEZK7Q1XD").jsonData().write(to: routeFile)
-        let output = try WaymarkBinary.run(["tag", folder.url.path, "--route", routeFile.path, "--nonce", "2OANEZK7Q1XD", "--offset", "0:00:00"],
+        let output = try await WaymarkBinary.run(["tag", folder.url.path, "--route", routeFile.path, "--nonce", "2OANEZK7Q1XD", "--offset", "0:00:00"],
                                            environment: ["WAYMARK_PASSPHRASE": "wrong"])
         #expect(output.status == 2)
         #expect(output.stderr.contains("passphrase"), "\(output.stderr)")

@@ -62,7 +62,7 @@ struct TagFixturesTests {
     }
 
     @Test("every fixture: tagged in place with every other tag, maker notes included, and the image data unchanged; RW2 and CR3 by sidecar")
-    func tagsEveryFixture() throws {
+    func tagsEveryFixture() async throws {
         let (folder, photos, track) = try prepare()
         _ = folder
         var before: [String: [String: String]] = [:]
@@ -71,11 +71,11 @@ struct TagFixturesTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: photos.path) {
             let url = photos.appendingPathComponent(name)
             originals[name] = try Data(contentsOf: url)
-            before[name] = try ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) }
-            warnings[name] = try ExternalTool.validationWarnings(url)
+            before[name] = try await ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) }
+            warnings[name] = try await ExternalTool.validationWarnings(url)
         }
-        let gpsBefore = try ExternalTool.position(photos.appendingPathComponent("GPS.jpg"))
-        let output = try WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "+0:00:00", "--json"])
+        let gpsBefore = try await ExternalTool.position(photos.appendingPathComponent("GPS.jpg"))
+        let output = try await WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "+0:00:00", "--json"])
         #expect(output.status == 0, "\(output.stderr)")
         let reports = try WaymarkBinary.reports(output)
 
@@ -85,14 +85,14 @@ struct TagFixturesTests {
             #expect(reports[name]?["sidecar"] as? Bool == false)
             #expect(reports[name]?["writeMethod"] as? String == (name.hasSuffix(".jpg") ? "exif-block-extended" : "appended-to-file"))
             // exiv2, a reader independent of exiftool, reads the position to 1e-7°.
-            let read = try #require(try ExternalTool.exiv2Position(url), "exiv2 reads no GPS in \(name)")
+            let read = try #require(try await ExternalTool.exiv2Position(url), "exiv2 reads no GPS in \(name)")
             #expect(abs(read.latitude - Self.expected(name).latitude) < 1e-7 && abs(read.longitude - Self.expected(name).longitude) < 1e-7, "\(name)")
             // exiftool's full readout, maker notes included, is what it was.
-            let after = try ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) }
+            let after = try await ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) }
             let changed = (before[name] ?? [:]).keys.filter { before[name]?[$0] != after[$0] }.sorted()
             #expect(changed.isEmpty, "\(name): \(changed.map { "\($0): \(before[name]?[$0] ?? "-") → \(after[$0] ?? "-")" })")
             #expect(Set(after.keys).subtracting(Set((before[name] ?? [:]).keys)).isEmpty, "\(name) gained tags")
-            let newWarnings = try ExternalTool.validationWarnings(url).subtracting(warnings[name] ?? [])
+            let newWarnings = try await ExternalTool.validationWarnings(url).subtracting(warnings[name] ?? [])
             #expect(newWarnings.isEmpty, "\(name): exiftool -validate warns \(newWarnings.sorted())")
             // The image data is byte-identical: a JPEG's from its SOS on, a TIFF-based file's every byte after the header.
             let written = try Data(contentsOf: url), original = originals[name] ?? Data()
@@ -106,7 +106,7 @@ struct TagFixturesTests {
         for name in ["Panasonic.rw2", "CanonRaw.cr3"] {
             #expect(reports[name]?["status"] as? String == "tagged")
             #expect(reports[name]?["sidecar"] as? Bool == true, "\(name): \(reports[name] ?? [:])")
-            let read = try #require(try ExternalTool.position(photos.appendingPathComponent("\(name).xmp")))
+            let read = try #require(try await ExternalTool.position(photos.appendingPathComponent("\(name).xmp")))
             #expect(abs(read.latitude - Self.expected(name).latitude) < 1e-6)
         }
         // No capture time: reported, not guessed.
@@ -114,7 +114,7 @@ struct TagFixturesTests {
         #expect(reports["QuickTime.heic"]?["status"] as? String == "no-capture-time")
         // GPS.jpg keeps the position it had.
         #expect(reports["GPS.jpg"]?["status"] as? String == "kept-existing-gps")
-        let gpsAfter = try ExternalTool.position(photos.appendingPathComponent("GPS.jpg"))
+        let gpsAfter = try await ExternalTool.position(photos.appendingPathComponent("GPS.jpg"))
         #expect(gpsAfter?.latitude == gpsBefore?.latitude && gpsAfter?.longitude == gpsBefore?.longitude)
         // Every photo not tagged in place is byte for byte what it was.
         for name in originals.keys where !Self.inPlace.contains(name) {
@@ -123,40 +123,40 @@ struct TagFixturesTests {
     }
 
     @Test("--overwrite replaces the position GPS.jpg already had; --dry-run writes nothing")
-    func overwriteAndDryRun() throws {
+    func overwriteAndDryRun() async throws {
         let (folder, photos, track) = try prepare()
         _ = folder
-        let dry = try WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "0:00:00", "--overwrite", "--dry-run"])
+        let dry = try await WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "0:00:00", "--overwrite", "--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.contains("Would tag"))
         for name in try FileManager.default.contentsOfDirectory(atPath: photos.path) {
             #expect(try Data(contentsOf: photos.appendingPathComponent(name)) == Fixtures.data("photos/\(name)"), "--dry-run touched \(name)")
         }
-        let output = try WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "0:00:00", "--overwrite"])
+        let output = try await WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "0:00:00", "--overwrite"])
         #expect(output.status == 0, "\(output.stderr)")
-        let read = try #require(try ExternalTool.position(photos.appendingPathComponent("GPS.jpg")))
+        let read = try #require(try await ExternalTool.position(photos.appendingPathComponent("GPS.jpg")))
         #expect(abs(read.latitude - Self.expected("GPS.jpg").latitude) < 1e-6)
         #expect(abs(read.longitude - Self.expected("GPS.jpg").longitude) < 1e-6)
     }
 
     @Test("--sidecar leaves every photo untouched and writes NAME.EXT.xmp files exiftool reads")
-    func sidecarMode() throws {
+    func sidecarMode() async throws {
         let (folder, photos, track) = try prepare()
         _ = folder
-        let output = try WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "0:00:00", "--sidecar"])
+        let output = try await WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "0:00:00", "--sidecar"])
         #expect(output.status == 0, "\(output.stderr)")
         for name in Self.inPlace {
             #expect(try Data(contentsOf: photos.appendingPathComponent(name)) == Fixtures.data("photos/\(name)"))
-            let read = try #require(try ExternalTool.position(photos.appendingPathComponent("\(name).xmp")), "no sidecar for \(name)")
+            let read = try #require(try await ExternalTool.position(photos.appendingPathComponent("\(name).xmp")), "no sidecar for \(name)")
             #expect(abs(read.latitude - Self.expected(name).latitude) < 1e-6)
         }
     }
 
     @Test("the photos are an hour off the route: the report says how far, so a wrong time zone shows at once")
-    func wrongTimeZoneShows() throws {
+    func wrongTimeZoneShows() async throws {
         let (folder, photos, track) = try prepare()
         _ = folder
-        let output = try WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "+1:00:00"])
+        let output = try await WaymarkBinary.run(["tag", photos.path, "--track", track.path, "--offset", "+1:00:00"])
         #expect(output.status == 0)
         #expect(output.stdout.contains("Outside the route"))
         #expect(output.stdout.contains("1 h 00 min after the route ended") || output.stdout.contains("during a pause"), "\(output.stdout)")
@@ -167,42 +167,42 @@ struct TagFixturesTests {
 @Suite("waymark tag refuses what it cannot do, and says how to fix it")
 struct TagUsageTests {
     @Test("without any way to sync the clock it stops and lists the ways")
-    func noSync() throws {
+    func noSync() async throws {
         let folder = try TemporaryFolder()
         let photo = try folder.copy(fixture: "photos/Canon.jpg")
         let track = folder.url.appendingPathComponent("t.gpx")
         try Fixtures.data("tracks/around-visnjan-with-car.gpx").write(to: track)
-        let output = try WaymarkBinary.run(["tag", folder.url.path, "--track", track.path])
+        let output = try await WaymarkBinary.run(["tag", folder.url.path, "--track", track.path])
         #expect(output.status == 2)
         for option in ["--sync", "--offset", "--timezone", "QR"] { #expect(output.stderr.contains(option), "\(output.stderr)") }
         #expect(try Data(contentsOf: photo) == Fixtures.data("photos/Canon.jpg"))
     }
 
     @Test("a GPX without times is refused with the reason")
-    func trackWithoutTimes() throws {
+    func trackWithoutTimes() async throws {
         let folder = try TemporaryFolder()
         _ = try folder.copy(fixture: "photos/Canon.jpg")
-        let output = try WaymarkBinary.run(["tag", folder.url.path, "--track", Fixtures.url("tracks/cerknicko-without-times.gpx").path, "--offset", "0:00:00"])
+        let output = try await WaymarkBinary.run(["tag", folder.url.path, "--track", Fixtures.url("tracks/cerknicko-without-times.gpx").path, "--offset", "0:00:00"])
         #expect(output.status == 2)
         #expect(output.stderr.contains("cerknicko-without-times.gpx"))
         #expect(output.stderr.lowercased().contains("time"))
     }
 
     @Test("a bad --offset or --sync is a usage error naming the format")
-    func badOptions() throws {
+    func badOptions() async throws {
         let folder = try TemporaryFolder()
-        let offset = try WaymarkBinary.run(["tag", folder.url.path, "--track", "x.gpx", "--offset", "one hour"])
+        let offset = try await WaymarkBinary.run(["tag", folder.url.path, "--track", "x.gpx", "--offset", "one hour"])
         #expect(offset.status != 0)
         #expect(offset.stderr.contains("HH:MM:SS"), "\(offset.stderr)")
-        let sync = try WaymarkBinary.run(["tag", folder.url.path, "--track", "x.gpx", "--sync", "IMG_1.JPG=2024-05-01 10:00:00"])
+        let sync = try await WaymarkBinary.run(["tag", folder.url.path, "--track", "x.gpx", "--sync", "IMG_1.JPG=2024-05-01 10:00:00"])
         #expect(sync.status != 0)
         #expect(sync.stderr.lowercased().contains("zone"), "\(sync.stderr)")
     }
 
     @Test("an empty folder says there are no photos")
-    func noPhotos() throws {
+    func noPhotos() async throws {
         let folder = try TemporaryFolder()
-        let output = try WaymarkBinary.run(["tag", folder.url.path, "--track", "x.gpx", "--offset", "0:00:00"])
+        let output = try await WaymarkBinary.run(["tag", folder.url.path, "--track", "x.gpx", "--offset", "0:00:00"])
         #expect(output.status == 2)
         #expect(output.stderr.contains("No photos"))
     }

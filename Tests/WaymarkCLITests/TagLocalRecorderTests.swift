@@ -30,30 +30,30 @@ struct TagLocalRecorderTests {
 
     @Test("photos are tagged where they were taken, and the summary names the recorded route")
     func tagsFromTheLocalStore() async throws {
-        let trip = try TagTrip(photoCount: 5, qrPhoto: true)
+        let trip = try await TagTrip(photoCount: 5, qrPhoto: true)
         let home = trip.folder.url.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let id = try await Self.recordRoute(nonce: trip.nonce, in: home)
 
         // No passphrase anywhere and no terminal: the local fixes need none.
-        let output = try WaymarkBinary.run(["tag", trip.photos.path], environment: ["WAYMARK_HOME": home.path, "WAYMARK_SERVER": ""])
+        let output = try await WaymarkBinary.run(["tag", trip.photos.path], environment: ["WAYMARK_HOME": home.path, "WAYMARK_SERVER": ""])
         #expect(output.status == 0, "stdout: \(output.stdout)\nstderr: \(output.stderr)")
         #expect(output.stdout.contains("Route: 2 tracks, 661 fixes"), "\(output.stdout)")
         #expect(output.stdout.contains("(local recorder: route \(id), recorded 2024-06-01T09:59:00"), "\(output.stdout)")
         #expect(output.stdout.contains("Clock: camera clock is 2 h 03 min 17."), "the QR photo sets the clock: \(output.stdout)")
         #expect(output.stdout.contains("Tagged: 6 of 6"), "\(output.stdout)")
-        try trip.expectTaggedWhereTaken()
+        await try trip.expectTaggedWhereTaken()
     }
 
     @Test("no route for the nonce here and no server: a clear message that says where it looked and what to do")
     func noLocalRoute() async throws {
-        let trip = try TagTrip(photoCount: 1, qrPhoto: true)
+        let trip = try await TagTrip(photoCount: 1, qrPhoto: true)
         let home = trip.folder.url.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         _ = try await Self.recordRoute(nonce: QRPayload.makeNonce(), in: home)
         let before = try Data(contentsOf: trip.photos.appendingPathComponent("IMG_0002.JPG"))
 
-        let output = try WaymarkBinary.run(["tag", trip.photos.path], environment: ["WAYMARK_HOME": home.path, "WAYMARK_SERVER": ""])
+        let output = try await WaymarkBinary.run(["tag", trip.photos.path], environment: ["WAYMARK_HOME": home.path, "WAYMARK_SERVER": ""])
         #expect(output.status == 2, "\(output.stderr)")
         #expect(output.stderr.contains("No route for the QR nonce \(trip.nonce)"), "\(output.stderr)")
         #expect(output.stderr.contains(home.appendingPathComponent("recorder.sqlite").path), "names the store it looked in: \(output.stderr)")
@@ -62,7 +62,7 @@ struct TagLocalRecorderTests {
 
         // A computer that never recorded: no store is created, and the message says so.
         let empty = trip.folder.url.appendingPathComponent("empty-home")
-        let none = try WaymarkBinary.run(["tag", trip.photos.path], environment: ["WAYMARK_HOME": empty.path, "WAYMARK_SERVER": ""])
+        let none = try await WaymarkBinary.run(["tag", trip.photos.path], environment: ["WAYMARK_HOME": empty.path, "WAYMARK_SERVER": ""])
         #expect(none.status == 2, "\(none.stderr)")
         #expect(none.stderr.contains(empty.appendingPathComponent("recorder.sqlite").path), "\(none.stderr)")
         #expect(!FileManager.default.fileExists(atPath: empty.path), "tag must not create a recorder store")

@@ -16,7 +16,7 @@ struct TagTrip {
     /// Seconds after the route's start at which each photo was truly taken.
     let shots: [String: Double]
 
-    init(photoCount: Int, qrPhoto: Bool) throws {
+    init(photoCount: Int, qrPhoto: Bool) async throws {
         folder = try TemporaryFolder()
         photos = folder.url.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
@@ -26,19 +26,19 @@ struct TagTrip {
             let shown = Int(Day.start) + 20, shot = Double(shown) + 0.7
             let reading = Day.cameraReading(shot)
             let url = photos.appendingPathComponent("IMG_0001.JPG")
-            try ExternalTool.makePhoto(url, time: reading.0, payload: QRPayload(time: shown, nonce: nonce).text, size: "2400x1800")
-            try ExternalTool.setCaptureTime(url, reading.0, subSeconds: reading.1)
+            try await ExternalTool.makePhoto(url, time: reading.0, payload: QRPayload(time: shown, nonce: nonce).text, size: "2400x1800")
+            try await ExternalTool.setCaptureTime(url, reading.0, subSeconds: reading.1)
             shots["IMG_0001.JPG"] = shot - Day.start
         }
         let base = folder.url.appendingPathComponent("base.jpg")
-        try ExternalTool.makePhoto(base, time: "2024:01:01 00:00:00", size: "640x480")
+        try await ExternalTool.makePhoto(base, time: "2024:01:01 00:00:00", size: "640x480")
         for index in 0..<photoCount {
             let name = String(format: "IMG_%04d.JPG", index + 2)
             let offset = 45.2 + 50 * Double(index)
             let url = photos.appendingPathComponent(name)
             try FileManager.default.copyItem(at: base, to: url)
             let reading = Day.cameraReading(Day.start + offset)
-            try ExternalTool.setCaptureTime(url, reading.0, subSeconds: reading.1)
+            try await ExternalTool.setCaptureTime(url, reading.0, subSeconds: reading.1)
             shots[name] = offset
         }
         self.shots = shots
@@ -60,10 +60,10 @@ struct TagTrip {
     }
 
     /// Checks with exiftool that every photo is tagged within 1 m of where it was taken.
-    func expectTaggedWhereTaken(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectTaggedWhereTaken(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         for (name, offset) in shots.sorted(by: { $0.key < $1.key }) {
             let truth = Day.truth(Day.start + offset)
-            let read = try #require(try ExternalTool.position(photos.appendingPathComponent(name)), "exiftool finds no GPS in \(name)",
+            let read = try #require(try await ExternalTool.position(photos.appendingPathComponent(name)), "exiftool finds no GPS in \(name)",
                                     sourceLocation: sourceLocation)
             let error = Geodesy.distance((read.latitude, read.longitude), (truth.latitude, truth.longitude))
             #expect(error < 1.0, "\(name) is \(error) m from where it was taken", sourceLocation: sourceLocation)
@@ -85,7 +85,7 @@ struct TwoPhotoTrip {
     let qr: URL
     let other: URL
 
-    init(in folder: URL, start: Double, nonce: String) throws {
+    init(in folder: URL, start: Double, nonce: String) async throws {
         photos = folder.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         func reading(_ utc: Double) -> String {
@@ -96,10 +96,10 @@ struct TwoPhotoTrip {
             return f.string(from: Date(timeIntervalSince1970: utc - 423))
         }
         qr = photos.appendingPathComponent("IMG_0001.JPG")
-        try ExternalTool.makePhoto(qr, time: reading(start + 10), payload: QRPayload(time: Int(start) + 10, nonce: nonce).text, size: "1600x1200")
-        try ExternalTool.setCaptureTime(qr, reading(start + 10), subSeconds: "50")
+        try await ExternalTool.makePhoto(qr, time: reading(start + 10), payload: QRPayload(time: Int(start) + 10, nonce: nonce).text, size: "1600x1200")
+        try await ExternalTool.setCaptureTime(qr, reading(start + 10), subSeconds: "50")
         other = photos.appendingPathComponent("IMG_0002.JPG")
         try FileManager.default.copyItem(at: Fixtures.url("photos/Canon.jpg"), to: other)
-        try ExternalTool.setCaptureTime(other, reading(start + 200), subSeconds: "50")
+        try await ExternalTool.setCaptureTime(other, reading(start + 200), subSeconds: "50")
     }
 }

@@ -93,11 +93,11 @@ struct UploadFaultTests {
         var round = Round()
         let folder = try TemporaryFolder()
         let data = folder.url.appendingPathComponent("data")
-        let keyOutput = try WaymarkBinary.run(["keys", "create", "fault", "--json", "--data", data.path])
+        let keyOutput = try await WaymarkBinary.run(["keys", "create", "fault", "--json", "--data", data.path])
         #expect(keyOutput.status == 0, "\(keyOutput.stderr)")
         let credentials = try JSONSerialization.jsonObject(with: Data(keyOutput.stdout.utf8)) as? [String: String] ?? [:]
         let key = try #require(credentials["key"]), secret = try #require(credentials["secret"])
-        let port = try unusedLocalPort()
+        let port = try await unusedLocalPort()
         let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
 
         // 200 recorded routes, sealed and queued as the recorder queues them when stopped.

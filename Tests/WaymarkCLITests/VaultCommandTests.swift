@@ -12,7 +12,7 @@ struct VaultCommandTests {
     static let german = (unreachable: "Fehler: Datentresor nicht erreichbar", invalid: "Fehler: ungültiger Benutzername und/oder Passwort")
 
     @Test("login: the user's name and where the sign-in is kept (a 0600 file); the seed's errors word for word, in English and German")
-    func login() throws {
+    func login() async throws {
         let vault = try VaultStandIn()
         let home = try VaultHome()
 
@@ -27,7 +27,7 @@ struct VaultCommandTests {
         let englishOverGerman = try home.login(vault, password: "x", ["LC_ALL": "en_US.UTF-8", "LANG": "de_DE.UTF-8"])
         #expect(englishOverGerman.errorLines == [Self.english.invalid], "LC_ALL comes first: \(englishOverGerman.both)")
 
-        let closed = "http://127.0.0.1:\(try unusedLocalPort())"
+        let closed = "http://127.0.0.1:\(try await unusedLocalPort())"
         let password = try home.file("password", "user_a")
         for (locale, text) in [([:], Self.english.unreachable), (["LANG": "de_DE.UTF-8"], Self.german.unreachable)] {
             let unreachable = try home.run(["vault", "login", "--url", closed, "--user", "user_a@ownyourdata.eu", "--password-file", password], locale)
@@ -53,56 +53,56 @@ struct VaultCommandTests {
     }
 
     @Test("login --qr: both payload forms of the seed from PNG and JPEG; an incomplete code says what it lacks; a wrong password shows what was read")
-    func loginWithQRCode() throws {
+    func loginWithQRCode() async throws {
         let vault = try VaultStandIn()
         let home = try VaultHome()
         let address = vault.url.absoluteString
-        func code(_ name: String, _ object: [String: Any], jpeg: Bool = false) throws -> String {
+        func code(_ name: String, _ object: [String: Any], jpeg: Bool = false) async throws -> String {
             let text = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
             let file = home.url.appendingPathComponent(name)
             if jpeg {
-                try ExternalTool.makeQRJPEG(file, payload: text, width: 900, height: 700)
+                try await ExternalTool.makeQRJPEG(file, payload: text, width: 900, height: 700)
             } else {
-                try ExternalTool.run(["qrencode", "-s", "6", "-o", file.path, text])
+                try await ExternalTool.run(["qrencode", "-s", "6", "-o", file.path, text])
             }
             return file.path
         }
 
-        let password = try home.run(["vault", "login", "--qr", try code("password.png", ["PIA_URL": address, "email": "user_a@ownyourdata.eu", "password": "user_a"])])
+        let password = try await home.run(["vault", "login", "--qr", try code("password.png", ["PIA_URL": address, "email": "user_a@ownyourdata.eu", "password": "user_a"])])
         #expect(password.status == 0, "\(password.both)")
         #expect(password.stdout.contains("Signed in to \(address) as User A."), "\(password.both)")
 
-        let app = try code("app.jpg", ["PIA_URL": address, "APP_KEY": "eu.ownyourdata.waymark", "APP_SECRET": "waymark-app-secret-0123456789"], jpeg: true)
+        let app = try await code("app.jpg", ["PIA_URL": address, "APP_KEY": "eu.ownyourdata.waymark", "APP_SECRET": "waymark-app-secret-0123456789"], jpeg: true)
         let appLogin = try home.run(["vault", "login", "--qr", app])
         #expect(appLogin.status == 0, "\(appLogin.both)")
         #expect(appLogin.stdout.contains("Signed in to \(address) as User A."), "\(appLogin.both)")
         let kept = try String(contentsOf: home.sessionFile, encoding: .utf8)
         #expect(kept.contains("eu.ownyourdata.waymark"), "the app credentials are the ones kept now")
 
-        let incomplete = try home.run(["vault", "login", "--qr", try code("incomplete.png", ["PIA_URL": address, "email": "user_a@ownyourdata.eu"])])
+        let incomplete = try await home.run(["vault", "login", "--qr", try code("incomplete.png", ["PIA_URL": address, "email": "user_a@ownyourdata.eu"])])
         #expect(incomplete.status == 1, "\(incomplete.both)")
         #expect(incomplete.stderr.contains("is incomplete: it lacks password."), "\(incomplete.both)")
         #expect(incomplete.stderr.contains("It holds: vault \(address), e-mail user_a@ownyourdata.eu."), "\(incomplete.both)")
         // What the code lacks may come from the options, as the seed fills the login form with what it read.
-        let completed = try home.run(["vault", "login", "--qr", try code("incomplete.png", ["PIA_URL": address, "email": "user_a@ownyourdata.eu"]),
+        let completed = try await home.run(["vault", "login", "--qr", try code("incomplete.png", ["PIA_URL": address, "email": "user_a@ownyourdata.eu"]),
                                       "--password-file", try home.file("password", "user_a")])
         #expect(completed.status == 0 && completed.stdout.contains("as User A"), "\(completed.both)")
 
-        let appIncomplete = try home.run(["vault", "login", "--qr", try code("app-incomplete.png", ["APP_KEY": "eu.ownyourdata.waymark"])])
+        let appIncomplete = try await home.run(["vault", "login", "--qr", try code("app-incomplete.png", ["APP_KEY": "eu.ownyourdata.waymark"])])
         #expect(appIncomplete.stderr.contains("it lacks PIA_URL (the vault's address), APP_SECRET."), "\(appIncomplete.both)")
 
-        let hostile = try home.run(["vault", "login", "--qr", try code("hostile.png", ["PIA_URL": "javascript:alert(1)", "email": 42, "password": "user_a"])])
+        let hostile = try await home.run(["vault", "login", "--qr", try code("hostile.png", ["PIA_URL": "javascript:alert(1)", "email": 42, "password": "user_a"])])
         #expect(hostile.status == 1, "\(hostile.both)")
         #expect(hostile.stderr.contains("Unusable in it: PIA_URL (the vault's address), email"), "\(hostile.both)")
 
-        let notALogin = try home.run(["vault", "login", "--qr", try code("other.png", ["hello": "world"])])
+        let notALogin = try await home.run(["vault", "login", "--qr", try code("other.png", ["hello": "world"])])
         #expect(notALogin.status == 1 && notALogin.stderr.contains("it lacks PIA_URL (the vault's address), email, password."), "\(notALogin.both)")
         let timeSync = home.url.appendingPathComponent("time-sync.png").path
-        try ExternalTool.run(["qrencode", "-o", timeSync, "1564650590-2OANEZK7Q1XD"])
+        try await ExternalTool.run(["qrencode", "-o", timeSync, "1564650590-2OANEZK7Q1XD"])
         let plain = try home.run(["vault", "login", "--qr", timeSync])
         #expect(plain.status == 1 && plain.stderr.contains("is no data vault login"), "\(plain.both)")
 
-        let wrong = try home.run(["vault", "login", "--qr", try code("wrong.png", ["PIA_URL": address, "email": "user_a@ownyourdata.eu", "password": "wrong-one"])])
+        let wrong = try await home.run(["vault", "login", "--qr", try code("wrong.png", ["PIA_URL": address, "email": "user_a@ownyourdata.eu", "password": "wrong-one"])])
         #expect(wrong.status == 1, "\(wrong.both)")
         #expect(wrong.errorLines == ["Read from the QR code: vault \(address), e-mail user_a@ownyourdata.eu", Self.english.invalid], "\(wrong.both)")
     }
@@ -322,9 +322,9 @@ struct VaultCommandTests {
     }
 
     @Test("read-location: no gpsd to ask is said clearly")
-    func readLocationWithoutGPSD() throws {
+    func readLocationWithoutGPSD() async throws {
         let home = try VaultHome()
-        let port = try unusedLocalPort()
+        let port = try await unusedLocalPort()
         let read = try home.run(["vault", "read-location", "--gpsd", "127.0.0.1:\(port)", "--timeout", "5"])
         #expect(read.status == 1, "\(read.both)")
         #expect(read.stderr.contains("Cannot reach gpsd at 127.0.0.1:\(port)"), "\(read.both)")

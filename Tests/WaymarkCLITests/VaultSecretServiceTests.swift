@@ -7,9 +7,9 @@ import WaymarkTestSupport
 @Suite("waymark vault: the sign-in in the Secret Service")
 struct VaultSecretServiceTests {
     @Test("login keeps the sign-in in the keyring (not in a file), modules reads it, logout deletes it")
-    func keyringRoundTrip() throws {
+    func keyringRoundTrip() async throws {
         for tool in ["dbus-run-session", "gnome-keyring-daemon", "secret-tool"] {
-            #expect(!(try ExternalTool.run(["sh", "-c", "command -v \(tool) || true"]).isEmpty), "\(tool) is not installed: run scripts/bootstrap")
+            #expect(!(try await ExternalTool.run(["sh", "-c", "command -v \(tool) || true"]).isEmpty), "\(tool) is not installed: run scripts/bootstrap")
         }
         let vault = try VaultStandIn()
         let home = try VaultHome()

@@ -24,13 +24,13 @@ enum WaymarkBinary {
 
     /// Runs waymark to completion with extra environment variables and no terminal.
     /// Output goes to files, not pipes: a child that fills one pipe while we drain the other cannot block.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// Waits without holding a thread of the cooperative pool (``Foundation/Process/runToExit()``).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
         let process = start(arguments, environment: environment)
         let files = try CapturedOutput()
         process.standardOutput = files.stdout
         process.standardError = files.stderr
-        try process.run()
-        process.waitUntilExit()
+        try await process.runToExit()
         return Output(status: process.terminationStatus, stdout: try files.read(\.stdoutURL), stderr: try files.read(\.stderrURL))
     }
 
@@ -41,6 +41,8 @@ enum WaymarkBinary {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["WAYMARK_PASSPHRASE"] = nil
+        // SQLite in the data folder, unless the test runs on PostgreSQL (CLIDatabase).
+        env["DATABASE_URL"] = CLIDatabase.url
         for (key, value) in environment { env[key] = value }
         process.environment = env
         process.standardOutput = Pipe()

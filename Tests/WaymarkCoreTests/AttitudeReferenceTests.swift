@@ -24,7 +24,7 @@ struct AttitudeReferenceTests {
     }
 
     @Test("300 random attitudes and 300 random pairs agree with scipy")
-    func randomAttitudes() throws {
+    func randomAttitudes() async throws {
         var random = SplitMix(seed: 20_261_124)
         let attitudes = (0..<300).map { _ in Self.randomAttitude(&random) }
         // Half the pairs far apart, half a few degrees apart as in a retake.
@@ -38,7 +38,7 @@ struct AttitudeReferenceTests {
         let folder = try TemporaryFolder()
         let input = folder.url.appendingPathComponent("attitudes.json")
         try JSONSerialization.data(withJSONObject: ["attitudes": attitudes, "pairs": pairs]).write(to: input)
-        let output = try ExternalTool.run([try TrackReferenceTools.python(), Self.script.path, "matrices", input.path])
+        let output = try await ExternalTool.run([try TrackReferenceTools.python(), Self.script.path, "matrices", input.path])
         let answer = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
         let matrices = try #require(answer["matrices"] as? [[[Double]]])
         let angles = try #require(answer["pairs"] as? [[String: Any]])
@@ -68,8 +68,8 @@ struct AttitudeReferenceTests {
     }
 
     @Test("The committed case tables are what the reference script derives")
-    func tablesMatchTheScript() throws {
+    func tablesMatchTheScript() async throws {
         // `check` exits non-zero, and ExternalTool throws, when a table was edited by hand or is stale.
-        try ExternalTool.run([try TrackReferenceTools.python(), Self.script.path, "check"])
+        try await ExternalTool.run([try TrackReferenceTools.python(), Self.script.path, "check"])
     }
 }

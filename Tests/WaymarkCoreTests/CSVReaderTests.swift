@@ -27,18 +27,18 @@ struct CSVReaderTests {
     }
 
     @Test("gpsbabel's CSV (UTC date and time columns without a zone) is refused until the column says UTC; then it reads as gpxpy reads the GPX")
-    func gpsbabelCSV() throws {
+    func gpsbabelCSV() async throws {
         let folder = try TemporaryFolder()
         let gpx = Fixtures.url("tracks/around-visnjan-with-car.gpx")
         let csv = folder.url.appendingPathComponent("visnjan.csv")
-        try R.gpsbabel(["-t", "-i", "gpx", "-f", gpx.path, "-o", "unicsv", "-F", csv.path])
+        try await R.gpsbabel(["-t", "-i", "gpx", "-f", gpx.path, "-o", "unicsv", "-F", csv.path])
         let text = try String(contentsOf: csv, encoding: .utf8)
         let error = try #require(T.formatError { try T.read(text, as: "visnjan.csv") })
         #expect(error.line == 2)
         #expect(error.message.contains("without a time zone"))
         let marked = text.replacingOccurrences(of: ",Date,Time", with: ",Date,Time (UTC)")
         #expect(marked != text)
-        R.expectSame(try T.read(marked, as: "visnjan.csv").flatMap(\.fixes), try R.referenceFixes("gpx", gpx), degrees: 5.1e-7, metres: 0.051)
+        R.expectSame(try T.read(marked, as: "visnjan.csv").flatMap(\.fixes), try await R.referenceFixes("gpx", gpx), degrees: 5.1e-7, metres: 0.051)
     }
 
     @Test("Semicolons with decimal commas, quoted fields, empty positions skipped, offsets honoured")

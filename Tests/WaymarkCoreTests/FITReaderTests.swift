@@ -9,54 +9,54 @@ struct FITReaderTests {
     typealias R = TrackReferenceTools
 
     /// A FIT file written by a tool (fit-tool, or the hand-built one of scripts/track-files.py).
-    static func make(_ kind: String, _ extra: [String] = []) throws -> (URL, TemporaryFolder) {
+    static func make(_ kind: String, _ extra: [String] = []) async throws -> (URL, TemporaryFolder) {
         let folder = try TemporaryFolder()
         let url = folder.url.appendingPathComponent("activity.fit")
-        try R.script(["write", kind, url.path] + extra)
+        try await R.script(["write", kind, url.path] + extra)
         return (url, folder)
     }
 
     @Test("A fit-tool activity reads fix by fix as fitparse reads it; records without a position are skipped")
-    func fitTool() throws {
-        let (url, folder) = try Self.make("fit", ["--fixes", "300"])
+    func fitTool() async throws {
+        let (url, folder) = try await Self.make("fit", ["--fixes", "300"])
         defer { _ = folder }
         let tracks = try TrackFile.read(contentsOf: url)
         #expect(tracks.count == 1)
-        R.expectSame(tracks.flatMap(\.fixes), try R.referenceFixes("fit", url))
+        R.expectSame(tracks.flatMap(\.fixes), try await R.referenceFixes("fit", url))
         #expect(tracks.first?.fixes.count == 300)
     }
 
     @Test("Several sessions become one track each, and their fixes are fitparse's")
-    func sessions() throws {
-        let (url, folder) = try Self.make("fit", ["--fixes", "240", "--sessions", "3"])
+    func sessions() async throws {
+        let (url, folder) = try await Self.make("fit", ["--fixes", "240", "--sessions", "3"])
         defer { _ = folder }
         let tracks = try TrackFile.read(contentsOf: url)
         #expect(tracks.map(\.fixes.count) == [80, 80, 80])
-        R.expectSame(tracks.flatMap(\.fixes), try R.referenceFixes("fit", url))
+        R.expectSame(tracks.flatMap(\.fixes), try await R.referenceFixes("fit", url))
     }
 
     /// Garmin's auto-pause stops the timer while the rider stands still, which is when photos are
     /// taken; splitting there would leave those photos in a gap between tracks, so it does not.
     @Test("A timer stop and start (auto-pause) inside a session does not split the track")
-    func autoPause() throws {
-        let (url, folder) = try Self.make("fit", ["--fixes", "100", "--pause-at", "50"])
+    func autoPause() async throws {
+        let (url, folder) = try await Self.make("fit", ["--fixes", "100", "--pause-at", "50"])
         defer { _ = folder }
         let tracks = try TrackFile.read(contentsOf: url)
         #expect(tracks.map(\.fixes.count) == [100])
         let fixes = try #require(tracks.first?.fixes)
         #expect(fixes[50].time.timeIntervalSince(fixes[49].time) == 121)
-        R.expectSame(fixes, try R.referenceFixes("fit", url))
+        await R.expectSame(fixes, try R.referenceFixes("fit", url))
     }
 
     /// fit-tool writes only normal record headers, so scripts/track-files.py builds this file byte
     /// by byte from the FIT protocol: compressed-timestamp headers whose 5-bit offset wraps,
     /// a big-endian record definition with a developer field, and a record without a position.
     @Test("Compressed timestamps, big-endian definitions and developer fields read as fitparse reads them")
-    func compressedTimestamps() throws {
-        let (url, folder) = try Self.make("fit-compressed")
+    func compressedTimestamps() async throws {
+        let (url, folder) = try await Self.make("fit-compressed")
         defer { _ = folder }
         let fixes = try TrackFile.read(contentsOf: url).flatMap(\.fixes)
-        let reference = try R.referenceFixes("fit", url)
+        let reference = try await R.referenceFixes("fit", url)
         #expect(reference.count == 79)
         R.expectSame(fixes, reference)
         // Two seconds apart throughout, also where the 5-bit offset rolls over.
@@ -64,21 +64,21 @@ struct FITReaderTests {
     }
 
     @Test("gpsbabel's FIT of a GPX fixture reads as fitparse reads it and matches the GPX within FIT's resolution")
-    func gpsbabelFIT() throws {
+    func gpsbabelFIT() async throws {
         let folder = try TemporaryFolder()
         let gpx = Fixtures.url("tracks/around-visnjan-with-car.gpx")
         let fit = folder.url.appendingPathComponent("visnjan.fit")
-        try R.gpsbabel(["-t", "-i", "gpx", "-f", gpx.path, "-o", "garmin_fit", "-F", fit.path])
+        try await R.gpsbabel(["-t", "-i", "gpx", "-f", gpx.path, "-o", "garmin_fit", "-F", fit.path])
         let fixes = try TrackFile.read(contentsOf: fit).flatMap(\.fixes)
-        R.expectSame(fixes, try R.referenceFixes("fit", fit))
+        await R.expectSame(fixes, try R.referenceFixes("fit", fit))
         // Semicircles resolve 8.4e-8°; FIT's altitude 0.2 m.
-        R.expectSame(fixes, try R.referenceFixes("gpx", gpx), degrees: 1e-7, metres: 0.2)
+        await R.expectSame(fixes, try R.referenceFixes("gpx", gpx), degrees: 1e-7, metres: 0.2)
     }
 
     @Test("Two FIT files chained in one give two tracks")
-    func chained() throws {
-        let (first, folderA) = try Self.make("fit", ["--fixes", "50"])
-        let (second, folderB) = try Self.make("fit-compressed")
+    func chained() async throws {
+        let (first, folderA) = try await Self.make("fit", ["--fixes", "50"])
+        let (second, folderB) = try await Self.make("fit-compressed")
         defer { _ = (folderA, folderB) }
         let data = try Data(contentsOf: first) + Data(contentsOf: second)
         let tracks = try TrackFile.read(data, fileName: "chained.fit")
@@ -86,8 +86,8 @@ struct FITReaderTests {
     }
 
     @Test("Detected by its header, whatever the file is called")
-    func detection() throws {
-        let (url, folder) = try Self.make("fit-compressed")
+    func detection() async throws {
+        let (url, folder) = try await Self.make("fit-compressed")
         defer { _ = folder }
         #expect(TrackFormat.detect(data: try Data(contentsOf: url), fileName: "track.gpx") == .fit)
         #expect(TrackFormat.detect(data: try Data(contentsOf: url), fileName: "noext") == .fit)
@@ -96,8 +96,8 @@ struct FITReaderTests {
     // MARK: - Hand-broken files
 
     @Test("A FIT file cut at every length is refused with a clear error, never read in part")
-    func truncatedEverywhere() throws {
-        let (url, folder) = try Self.make("fit-compressed")
+    func truncatedEverywhere() async throws {
+        let (url, folder) = try await Self.make("fit-compressed")
         defer { _ = folder }
         let data = try Data(contentsOf: url)
         for length in 0..<data.count {
@@ -110,8 +110,8 @@ struct FITReaderTests {
     }
 
     @Test("Any flipped byte after the header is caught by the checksum")
-    func flippedByte() throws {
-        let (url, folder) = try Self.make("fit-compressed")
+    func flippedByte() async throws {
+        let (url, folder) = try await Self.make("fit-compressed")
         defer { _ = folder }
         let data = try Data(contentsOf: url)
         for index in 14..<data.count {
@@ -123,8 +123,8 @@ struct FITReaderTests {
     }
 
     @Test("A header announcing more data than the file holds is refused as cut off")
-    func hugeDeclaredSize() throws {
-        let (url, folder) = try Self.make("fit-compressed")
+    func hugeDeclaredSize() async throws {
+        let (url, folder) = try await Self.make("fit-compressed")
         defer { _ = folder }
         var bytes = [UInt8](try Data(contentsOf: url))
         bytes.replaceSubrange(4..<8, with: [0xF0, 0xFF, 0xFF, 0xFF])

@@ -143,7 +143,7 @@ import WaymarkTestSupport
 
     // MARK: KML
 
-    @Test func shortAndAwkwardPathsExportValidKML() throws {
+    @Test func shortAndAwkwardPathsExportValidKML() async throws {
         let markup = "Feld <A&B> \"Süd\" 'Ost' & Co"
         let umlauts = "Äcker an der Öde – Grünfläche Maß"
         let cases: [(name: String?, places: [(Double, Double)])] = [
@@ -187,16 +187,16 @@ import WaymarkTestSupport
                 }
             }
         }
-        try Self.validate(files)
+        try await Self.validate(files)
     }
 
     /// 100 m squares walked at 1 m/s (a point a second) clockwise and counter-clockwise in both
     /// hemispheres, across the antimeridian and near the Arctic, and a 3,600-point circle, all made
     /// by GeographicLib's direct problem; the area is GeographicLib's, and the square's is
     /// 10,000 m² within 0.5 % (issue #15's criterion for the walked square).
-    @Test func walkedFieldsMeasureAsGeographicLibAndExportValidKML() throws {
+    @Test func walkedFieldsMeasureAsGeographicLibAndExportValidKML() async throws {
         let script = TrackReferenceTools.root.appendingPathComponent("Tests/Reference/field_path_reference.py")
-        let output = try ExternalTool.run([try TrackReferenceTools.python(), script.path, "walks"])
+        let output = try await ExternalTool.run([try TrackReferenceTools.python(), script.path, "walks"])
         let walks = try #require(try JSONSerialization.jsonObject(with: output) as? [[String: Any]])
         try #require(walks.count == 6)
         var files: [Data] = []
@@ -248,7 +248,7 @@ import WaymarkTestSupport
             let written = try Geodesy.polygon(read.ring.map { (lat: $0.lat, lon: $0.lon) })
             #expect(abs(written.area - abs(reference.area)) < 1e-6 * abs(reference.area), "\(label): the written ring measures \(written.area) m²")
         }
-        try Self.validate(files)
+        try await Self.validate(files)
     }
 
     // MARK: Helpers
@@ -270,7 +270,7 @@ import WaymarkTestSupport
     }
 
     /// Runs xmllint against the OGC KML 2.2 schema (installed by scripts/bootstrap with pykml).
-    static func validate(_ documents: [Data], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func validate(_ documents: [Data], sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/xmllint") }
         guard found else {
@@ -294,7 +294,7 @@ import WaymarkTestSupport
             files.append(file.path)
         }
         // Throws (with xmllint's messages) unless every file validates.
-        try ExternalTool.run(["xmllint", "--nonet", "--noout", "--schema", schema] + files)
+        try await ExternalTool.run(["xmllint", "--nonet", "--noout", "--schema", schema] + files)
     }
 }
 

@@ -148,8 +148,8 @@ struct GazetteerSearchTests {
         var rg: Other
     }
 
-    static func reference(count: Int, seed: Int) throws -> [Reference] {
-        let output = try ExternalTool.run([
+    static func reference(count: Int, seed: Int) async throws -> [Reference] {
+        let output = try await ExternalTool.run([
             try TrackReferenceTools.python(),
             TrackReferenceTools.root.appendingPathComponent("Tests/Reference/gazetteer_reference.py").path,
             "nearest", try GazetteerFixture.url().path, "--count", String(count), "--seed", String(seed),
@@ -158,9 +158,9 @@ struct GazetteerSearchTests {
     }
 
     @Test("3,000 random points agree with GeographicLib's brute force; reverse_geocoder agrees where it can")
-    func againstReference() throws {
+    func againstReference() async throws {
         let gazetteer = try GazetteerFixture.real()
-        let answers = try Self.reference(count: 3_000, seed: 14)
+        let answers = try await Self.reference(count: 3_000, seed: 14)
         #expect(answers.count == 3_000)
         var compared = 0
         for answer in answers {

@@ -70,11 +70,11 @@ enum GeometryTable {
     }
 
     /// Runs the reference script's `check` on a request and decodes its answer.
-    static func reference<Answer: Decodable>(_ request: some Encodable, as: Answer.Type) throws -> Answer {
+    static func reference<Answer: Decodable>(_ request: some Encodable, as: Answer.Type) async throws -> Answer {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-geometry-\(UUID().uuidString).json")
         try JSONEncoder().encode(request).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try ExternalTool.run([try TrackReferenceTools.python(), script.path, "check", file.path])
+        let output = try await ExternalTool.run([try TrackReferenceTools.python(), script.path, "check", file.path])
         return try JSONDecoder().decode(Answer.self, from: output)
     }
 }
@@ -174,10 +174,10 @@ struct GeodesicAreaTests {
     /// GeographicLib's own round-off is about 15 nm per line, so a path of hundreds of short edges
     /// is allowed 10 µm of perimeter.
     @Test("300 seeded random polygons agree with geographiclib's Geodesic.WGS84.Polygon (0.001 m² or 1e-11, 10 µm or 1e-12)")
-    func randomAgainstGeographicLib() throws {
+    func randomAgainstGeographicLib() async throws {
         let polygons = Self.randomPolygons(count: 300)
         let request = Request(polygons: polygons.map { $0.map { [$0.lat, $0.lon] } }, hulls: [])
-        let answers = try GeometryTable.reference(request, as: Answers.self)
+        let answers = try await GeometryTable.reference(request, as: Answers.self)
         try #require(answers.polygons.count == polygons.count)
         var failures = 0
         for (points, reference) in zip(polygons, answers.polygons) {

@@ -9,15 +9,15 @@ struct IGCReaderTests {
     typealias R = TrackReferenceTools
 
     @Test("gpsbabel's IGC of a GPX fixture reads as gpxpy reads the GPX, within IGC's resolution")
-    func gpsbabelIGC() throws {
+    func gpsbabelIGC() async throws {
         let folder = try TemporaryFolder()
         let gpx = Fixtures.url("tracks/around-visnjan-with-car.gpx")
         let igc = folder.url.appendingPathComponent("visnjan.igc")
-        try R.gpsbabel(["-t", "-i", "gpx", "-f", gpx.path, "-o", "igc", "-F", igc.path])
+        try await R.gpsbabel(["-t", "-i", "gpx", "-f", gpx.path, "-o", "igc", "-F", igc.path])
         let data = try Data(contentsOf: igc)
         #expect(TrackFormat.detect(data: data, fileName: "x") == .igc)
         // IGC holds thousandths of a minute (1/60,000°) and whole metres (gpsbabel cuts the fraction off).
-        R.expectSame(try TrackFile.read(data, fileName: "visnjan.igc").flatMap(\.fixes), try R.referenceFixes("gpx", gpx),
+        R.expectSame(try TrackFile.read(data, fileName: "visnjan.igc").flatMap(\.fixes), try await R.referenceFixes("gpx", gpx),
                      degrees: 0.5 / 60_000 + 1e-9, metres: 1)
     }
 

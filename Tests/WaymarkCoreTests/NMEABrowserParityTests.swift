@@ -19,17 +19,17 @@ struct NMEABrowserParityTests {
                        "ublox-neo-m9n-nmea.log"]
 
     @Test("Every fixture log gives the same fixes in Swift and in the browser, however the port chunks it")
-    func fixtureLogs() throws {
+    func fixtureLogs() async throws {
         let files = Self.logs.map { Fixtures.url("nmea/\($0)") }
-        let fixCount = try Self.compare(files, runs: ["whole", "bytes", "text"], seed: 20_261_125)
+        let fixCount = try await Self.compare(files, runs: ["whole", "bytes", "text"], seed: 20_261_125)
         // The logs hold 609 fixes (NMEAReaderTests counts them per log); a dump that read nothing cannot pass.
         #expect(fixCount == 609)
     }
 
     @Test("The browser's fixes of a fixture log are those of WaymarkCore's log reader (TrackFile.read), in time order")
-    func logReader() throws {
+    func logReader() async throws {
         let files = Self.logs.map { Fixtures.url("nmea/\($0)") }
-        guard let dump = try Self.nodeDump(files, seed: 1) else { return }
+        guard let dump = try await Self.nodeDump(files, seed: 1) else { return }
         let results = try #require(dump["files"] as? [[String: Any]])
         for (url, result) in zip(files, results) {
             let name = url.lastPathComponent
@@ -52,7 +52,7 @@ struct NMEABrowserParityTests {
     }
 
     @Test("Mutated logs (broken checksums, junk bytes, NULs, '$' storms, cut and joined lines) give the same events")
-    func mutatedLogs() throws {
+    func mutatedLogs() async throws {
         let folder = try TemporaryFolder()
         var generator = SplitMix(seed: 0x5EED_0015)
         var files: [URL] = []
@@ -71,15 +71,15 @@ struct NMEABrowserParityTests {
             }
         }
         // Invalid UTF-8 cannot go through text chunks unchanged: the byte runs only.
-        let fixCount = try Self.compare(files, runs: ["whole", "bytes"], seed: 15)
+        let fixCount = try await Self.compare(files, runs: ["whole", "bytes"], seed: 15)
         #expect(fixCount > 500)
     }
 
     // MARK: - Comparison
 
     /// Runs node on `files` and checks each named run against Swift; returns the fixes of the whole runs.
-    static func compare(_ files: [URL], runs: [String], seed: Int) throws -> Int {
-        guard let dump = try nodeDump(files, seed: seed) else { return 0 }
+    static func compare(_ files: [URL], runs: [String], seed: Int) async throws -> Int {
+        guard let dump = try await nodeDump(files, seed: seed) else { return 0 }
         let results = try #require(dump["files"] as? [[String: Any]])
         #expect(results.count == files.count)
         var fixCount = 0
@@ -142,14 +142,14 @@ struct NMEABrowserParityTests {
     }
 
     /// The dump of Tests/Web/unit/nmea-dump.mjs, or nil (with the failure recorded) without node.
-    static func nodeDump(_ files: [URL], seed: Int) throws -> [String: Any]? {
+    static func nodeDump(_ files: [URL], seed: Int) async throws -> [String: Any]? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         guard path.split(separator: ":").contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/node") }) else {
             Issue.record("node was not found on PATH: run scripts/bootstrap, which installs it for the web app's tests")
             return nil
         }
         let script = packageRoot.appendingPathComponent("Tests/Web/unit/nmea-dump.mjs")
-        let printed = try ExternalTool.run(["node", script.path, String(seed)] + files.map(\.path))
+        let printed = try await ExternalTool.run(["node", script.path, String(seed)] + files.map(\.path))
         return try #require(try JSONSerialization.jsonObject(with: printed) as? [String: Any])
     }
 

@@ -15,16 +15,16 @@ struct NMEAMagellanTests {
     }
 
     @Test("gpsbabel's Magellan track log of a GPX fixture reads as gpxpy reads the GPX")
-    func gpsbabelMagellan() throws {
+    func gpsbabelMagellan() async throws {
         let folder = try TemporaryFolder()
         let gpx = Fixtures.url("tracks/around-visnjan-with-car.gpx")
         let log = folder.url.appendingPathComponent("visnjan.log")
-        try R.gpsbabel(["-t", "-i", "gpx", "-f", gpx.path, "-o", "magellan", "-F", log.path])
+        try await R.gpsbabel(["-t", "-i", "gpx", "-f", gpx.path, "-o", "magellan", "-F", log.path])
         let data = try Data(contentsOf: log)
         #expect(String(decoding: data, as: UTF8.self).hasPrefix("$PMGNTRK,"))
         #expect(TrackFormat.detect(data: data, fileName: "x") == .nmea)
         // Thousandths of a minute and whole metres.
-        R.expectSame(try TrackFile.read(data, fileName: "visnjan.log").flatMap(\.fixes), try R.referenceFixes("gpx", gpx),
+        R.expectSame(try TrackFile.read(data, fileName: "visnjan.log").flatMap(\.fixes), try await R.referenceFixes("gpx", gpx),
                      degrees: 0.5 / 60_000 + 1e-9, metres: 0.5)
     }
 

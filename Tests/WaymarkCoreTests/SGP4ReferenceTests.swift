@@ -185,8 +185,8 @@ struct SGP4ReferenceTests {
     }
 
     /// The folder of the venv's python `sgp4` package, which holds Vallado's verification files.
-    static func sgp4PackageFolder() throws -> URL {
-        let output = try ExternalTool.run([try TrackReferenceTools.python(), "-c", "import os, sgp4; print(os.path.dirname(sgp4.__file__))"])
+    static func sgp4PackageFolder() async throws -> URL {
+        let output = try await ExternalTool.run([try TrackReferenceTools.python(), "-c", "import os, sgp4; print(os.path.dirname(sgp4.__file__))"])
         return URL(fileURLWithPath: String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
@@ -199,8 +199,8 @@ struct SGP4ReferenceTests {
     }
 
     @Test("Vallado's verification set: every state of tcppver.out within 1 mm, and the error codes 1, 1, 6, 6, 4, 3, 6")
-    func valladoVerification() throws {
-        let folder = try Self.sgp4PackageFolder()
+    func valladoVerification() async throws {
+        let folder = try await Self.sgp4PackageFolder()
         let tle = TLECatalogue.lines(of: try String(contentsOf: folder.appendingPathComponent("SGP4-VER.TLE"), encoding: .utf8))
             .filter { $0.hasPrefix("1 ") || $0.hasPrefix("2 ") }
         let rows = TLECatalogue.lines(of: try String(contentsOf: folder.appendingPathComponent("tcppver.out"), encoding: .utf8))

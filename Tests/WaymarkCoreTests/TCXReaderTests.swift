@@ -9,15 +9,15 @@ struct TCXReaderTests {
     typealias R = TrackReferenceTools
 
     @Test("gpsbabel's TCX activity of a GPX fixture reads as gpxpy reads the GPX")
-    func gpsbabelTCX() throws {
+    func gpsbabelTCX() async throws {
         let folder = try TemporaryFolder()
         let gpx = Fixtures.url("tracks/around-visnjan-with-car.gpx")
         let tcx = folder.url.appendingPathComponent("visnjan.tcx")
-        try R.gpsbabel(["-t", "-i", "gpx", "-f", gpx.path, "-o", "gtrnctr,course=0", "-F", tcx.path])
+        try await R.gpsbabel(["-t", "-i", "gpx", "-f", gpx.path, "-o", "gtrnctr,course=0", "-F", tcx.path])
         let tracks = try TrackFile.read(contentsOf: tcx)
         #expect(TrackFormat.detect(data: try Data(contentsOf: tcx), fileName: "x") == .tcx)
         // gpsbabel writes six decimals of a degree and one of a metre.
-        R.expectSame(tracks.flatMap(\.fixes), try R.referenceFixes("gpx", gpx), degrees: 5.1e-7, metres: 0.051)
+        R.expectSame(tracks.flatMap(\.fixes), try await R.referenceFixes("gpx", gpx), degrees: 5.1e-7, metres: 0.051)
     }
 
     static let twoLaps = """

@@ -26,21 +26,21 @@ enum TrackReferenceTools {
 
     /// Runs scripts/track-files.py with `arguments` and returns its standard output.
     @discardableResult
-    static func script(_ arguments: [String]) throws -> Data {
-        try ExternalTool.run([try python(), root.appendingPathComponent("scripts/track-files.py").path] + arguments)
+    static func script(_ arguments: [String]) async throws -> Data {
+        try await ExternalTool.run([try python(), root.appendingPathComponent("scripts/track-files.py").path] + arguments)
     }
 
     /// Runs gpsbabel, which must be installed (scripts/bootstrap installs it).
-    static func gpsbabel(_ arguments: [String]) throws {
+    static func gpsbabel(_ arguments: [String]) async throws {
         let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
             .contains { FileManager.default.isExecutableFile(atPath: "\($0)/gpsbabel") }
         guard found else { throw Missing(description: "gpsbabel is not installed — run scripts/bootstrap (apt/brew package gpsbabel)") }
-        try ExternalTool.run(["gpsbabel"] + arguments)
+        try await ExternalTool.run(["gpsbabel"] + arguments)
     }
 
     /// The fixes a reference reader found: `[[unix seconds, lat, lon, alt or null], …]` as JSON.
-    static func referenceFixes(_ kind: String, _ url: URL) throws -> [Fix] {
-        let json = try script(["read", kind, url.path])
+    static func referenceFixes(_ kind: String, _ url: URL) async throws -> [Fix] {
+        let json = try await script(["read", kind, url.path])
         guard let rows = try JSONSerialization.jsonObject(with: json) as? [[Any]] else {
             throw Missing(description: "track-files.py read \(kind) printed no list of fixes")
         }

@@ -21,19 +21,19 @@ struct BMFFHostileTests {
         }
     }
 
-    static func heic() throws -> (TemporaryFolder, [UInt8]) {
+    static func heic() async throws -> (TemporaryFolder, [UInt8]) {
         let folder = try TemporaryFolder()
-        let url = try BMFFPhotoTests.makeHEIC(in: folder, assignments: ["-DateTimeOriginal=2024:06:01 12:03:04", "-GPSLatitude=1", "-GPSLongitude=2"])
+        let url = try await BMFFPhotoTests.makeHEIC(in: folder, assignments: ["-DateTimeOriginal=2024:06:01 12:03:04", "-GPSLatitude=1", "-GPSLongitude=2"])
         return (folder, [UInt8](try Data(contentsOf: url)))
     }
 
     @Test("every truncation of the CR3's first 12 KB (its whole metadata) and of a HEIC: an error, never a crash")
-    func truncations() throws {
+    func truncations() async throws {
         let cr3 = [UInt8](try Fixtures.data("photos/CanonRaw.cr3"))
         #expect(Self.exercise(cr3))
         for length in 0..<min(cr3.count, 12_288) { Self.exercise(Array(cr3[..<length])) }
         for length in stride(from: 12_288, to: cr3.count, by: 97) { Self.exercise(Array(cr3[..<length])) }
-        let (folder, heic) = try Self.heic()
+        let (folder, heic) = try await Self.heic()
         _ = folder
         #expect(Self.exercise(heic))
         var readable = 0
@@ -43,9 +43,9 @@ struct BMFFHostileTests {
     }
 
     @Test("thousands of seeded byte flips in the CR3 and a HEIC: no crash, ranges inside the file")
-    func byteFlips() throws {
+    func byteFlips() async throws {
         let cr3 = [UInt8](try Fixtures.data("photos/CanonRaw.cr3"))
-        let (folder, heic) = try Self.heic()
+        let (folder, heic) = try await Self.heic()
         _ = folder
         var generator = SplitMix64(seed: 17)
         for (original, region) in [(cr3, 12_288), (heic, heic.count)] {

@@ -16,10 +16,10 @@ struct BMFFPhotoTests {
     }
 
     @Test("CanonRaw.cr3: capture time, offsets, make and model equal exiftool's reading; no GPS; a sidecar format")
-    func cr3FixtureMatchesExiftool() throws {
+    func cr3FixtureMatchesExiftool() async throws {
         let url = Fixtures.url("photos/CanonRaw.cr3")
         let metadata = try Self.read(url)
-        let tags = try ExternalTool.exiftoolTags(url)
+        let tags = try await ExternalTool.exiftoolTags(url)
         #expect(metadata.dateTimeOriginal == Self.exiftool(tags, "DateTimeOriginal"))
         #expect(metadata.dateTimeOriginal == "2018:02:21 12:08:56")
         #expect(metadata.createDate == tags["ExifIFD:CreateDate"])
@@ -36,7 +36,7 @@ struct BMFFPhotoTests {
     }
 
     @Test("a CR3 with real THMB and PRVW JPEGs: exiftool extracts the same bytes, both decode, smallest first")
-    func cr3EmbeddedJPEGsAreExiftools() throws {
+    func cr3EmbeddedJPEGsAreExiftools() async throws {
         let folder = try TemporaryFolder()
         let fixture = [UInt8](try Fixtures.data("photos/CanonRaw.cr3"))
         // The fixture's own TIFF blocks, so exiftool reads the same camera; real JPEGs in place of its dummy images.
@@ -47,16 +47,16 @@ struct BMFFPhotoTests {
             let children = try reader.boxes(in: canon.payload, depth: 2, container: "uuid")
             return try ["CMT1", "CMT2", "CMT4"].map { name in Array(bytes[try #require(children.first { $0.type == name }).payload]) }
         }
-        let thumbnail = try BMFFBuilder.jpeg(size: "160x120", in: folder)
-        let preview = try BMFFBuilder.jpeg(size: "1620x1080", in: folder)
+        let thumbnail = try await BMFFBuilder.jpeg(size: "160x120", in: folder)
+        let preview = try await BMFFBuilder.jpeg(size: "1620x1080", in: folder)
         let file = BMFFBuilder.cr3(cmt1: blocks[0], cmt2: blocks[1], cmt4: blocks[2], thumbnail: thumbnail, preview: preview)
         let url = folder.url.appendingPathComponent("IMG_0001.CR3")
         try Data(file).write(to: url)
 
         let found = file.withUnsafeBytes { BMFFPhoto.embeddedJPEGs($0) }
         #expect(found.map(\.kind) == ["thumbnail", "preview"])
-        let exiftoolThumbnail = [UInt8](try ExternalTool.run(["exiftool", "-b", "-ThumbnailImage", url.path]))
-        let exiftoolPreview = [UInt8](try ExternalTool.run(["exiftool", "-b", "-PreviewImage", url.path]))
+        let exiftoolThumbnail = [UInt8](try await ExternalTool.run(["exiftool", "-b", "-ThumbnailImage", url.path]))
+        let exiftoolPreview = [UInt8](try await ExternalTool.run(["exiftool", "-b", "-PreviewImage", url.path]))
         #expect(found.count == 2)
         if found.count == 2 {
             #expect(Array(file[found[0].jpeg]) == exiftoolThumbnail)
@@ -65,7 +65,7 @@ struct BMFFPhotoTests {
             for (index, size) in [(0, "160x120"), (1, "1620x1080")] {
                 let jpeg = folder.url.appendingPathComponent("extracted-\(index).jpg")
                 try Data(file[found[index].jpeg]).write(to: jpeg)
-                let identified = String(decoding: try ExternalTool.run(["identify", "-format", "%wx%h", jpeg.path]), as: UTF8.self)
+                let identified = String(decoding: try await ExternalTool.run(["identify", "-format", "%wx%h", jpeg.path]), as: UTF8.self)
                 #expect(identified == size)
             }
         }
@@ -83,24 +83,24 @@ struct BMFFPhotoTests {
     }
 
     /// A HEIC made by heif-enc from an ImageMagick picture, with capture time and offsets written by exiftool.
-    static func makeHEIC(in folder: TemporaryFolder, name: String = "IMG_0002.HEIC", assignments: [String]) throws -> URL {
+    static func makeHEIC(in folder: TemporaryFolder, name: String = "IMG_0002.HEIC", assignments: [String]) async throws -> URL {
         let png = folder.url.appendingPathComponent("\(UUID().uuidString).png")
-        try ExternalTool.run(["convert", "-size", "320x240", "gradient:white-navy", png.path])
+        try await ExternalTool.run(["convert", "-size", "320x240", "gradient:white-navy", png.path])
         let url = folder.url.appendingPathComponent(name)
-        try ExternalTool.run(["heif-enc", "-q", "60", "-o", url.path, png.path])
-        try ExternalTool.run(["exiftool", "-q", "-overwrite_original"] + assignments + [url.path])
+        try await ExternalTool.run(["heif-enc", "-q", "60", "-o", url.path, png.path])
+        try await ExternalTool.run(["exiftool", "-q", "-overwrite_original"] + assignments + [url.path])
         return url
     }
 
     @Test("a HEIC with a capture time written by exiftool: the same time, sub-seconds, offset and size as exiftool reads")
-    func heicMatchesExiftool() throws {
+    func heicMatchesExiftool() async throws {
         let folder = try TemporaryFolder()
-        let url = try Self.makeHEIC(in: folder, assignments: [
+        let url = try await Self.makeHEIC(in: folder, assignments: [
             "-DateTimeOriginal=2024:06:01 12:03:04", "-SubSecTimeOriginal=25", "-OffsetTimeOriginal=+02:00",
             "-CreateDate=2024:06:01 12:03:05", "-Make=Apple", "-Model=iPhone 15",
         ])
         let metadata = try Self.read(url)
-        let tags = try ExternalTool.exiftoolTags(url)
+        let tags = try await ExternalTool.exiftoolTags(url)
         #expect(metadata.dateTimeOriginal == "2024:06:01 12:03:04")
         #expect(metadata.dateTimeOriginal == tags["ExifIFD:DateTimeOriginal"])
         #expect(metadata.subSecTimeOriginal == tags["ExifIFD:SubSecTimeOriginal"])
@@ -113,14 +113,14 @@ struct BMFFPhotoTests {
     }
 
     @Test("a HEIC's existing GPS position is read from its GPS IFD, south and west negative")
-    func heicExistingPosition() throws {
+    func heicExistingPosition() async throws {
         let folder = try TemporaryFolder()
-        let url = try Self.makeHEIC(in: folder, assignments: [
+        let url = try await Self.makeHEIC(in: folder, assignments: [
             "-DateTimeOriginal=2024:06:01 12:03:04", "-GPSLatitude=33.8568", "-GPSLatitudeRef=S",
             "-GPSLongitude=70.6693", "-GPSLongitudeRef=W",
         ])
         let position = try #require(try Self.read(url).existingPosition)
-        let reference = try #require(try ExternalTool.position(url))
+        let reference = try #require(try await ExternalTool.position(url))
         #expect(abs(position.latitude - reference.latitude) < 1e-6 && position.latitude < 0)
         #expect(abs(position.longitude - reference.longitude) < 1e-6 && position.longitude < 0)
     }
@@ -133,9 +133,9 @@ struct BMFFPhotoTests {
     }
 
     @Test("a HEIF whose Exif item is built here with exiftool's TIFF block reads through every iloc version")
-    func heifIlocVersions() throws {
+    func heifIlocVersions() async throws {
         let folder = try TemporaryFolder()
-        let tiff = try BMFFBuilder.exifBlock(["-DateTimeOriginal=2021:07:08 09:10:11", "-SubSecTimeOriginal=5"], in: folder)
+        let tiff = try await BMFFBuilder.exifBlock(["-DateTimeOriginal=2021:07:08 09:10:11", "-SubSecTimeOriginal=5"], in: folder)
         for version: UInt8 in [0, 1, 2] {
             let file = BMFFBuilder.heif(exif: tiff, ilocVersion: version)
             let metadata = try PhotoMetadata.read(Data(file), file: "v\(version).heic").0

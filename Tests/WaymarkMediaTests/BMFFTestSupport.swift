@@ -55,17 +55,17 @@ enum BMFFBuilder {
     }
 
     /// A small JPEG made by ImageMagick.
-    static func jpeg(size: String, in folder: TemporaryFolder) throws -> [UInt8] {
+    static func jpeg(size: String, in folder: TemporaryFolder) async throws -> [UInt8] {
         let url = folder.url.appendingPathComponent("\(UUID().uuidString).jpg")
-        try ExternalTool.run(["convert", "-size", size, "gradient:white-navy", "-quality", "80", url.path])
+        try await ExternalTool.run(["convert", "-size", size, "gradient:white-navy", "-quality", "80", url.path])
         return [UInt8](try Data(contentsOf: url))
     }
 
     /// The TIFF block exiftool writes for the given tags (into a JPEG, read back with `-b -EXIF`).
-    static func exifBlock(_ assignments: [String], in folder: TemporaryFolder) throws -> [UInt8] {
+    static func exifBlock(_ assignments: [String], in folder: TemporaryFolder) async throws -> [UInt8] {
         let url = folder.url.appendingPathComponent("\(UUID().uuidString).jpg")
-        try ExternalTool.run(["convert", "-size", "8x8", "xc:gray", url.path])
-        try ExternalTool.run(["exiftool", "-q", "-overwrite_original"] + assignments + [url.path])
-        return [UInt8](try ExternalTool.run(["exiftool", "-b", "-EXIF", url.path]))
+        try await ExternalTool.run(["convert", "-size", "8x8", "xc:gray", url.path])
+        try await ExternalTool.run(["exiftool", "-q", "-overwrite_original"] + assignments + [url.path])
+        return [UInt8](try await ExternalTool.run(["exiftool", "-b", "-EXIF", url.path]))
     }
 }

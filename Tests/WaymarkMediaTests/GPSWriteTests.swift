@@ -18,26 +18,26 @@ struct GPSWriteTests {
 
     @Test("every maker-note tag and every other tag exiftool reads is unchanged; exiv2 reads the position; no new warning",
           arguments: inPlace)
-    func fixtureUnchangedButGPS(name: String) throws {
+    func fixtureUnchangedButGPS(name: String) async throws {
         let folder = try TemporaryFolder()
         let url = try folder.copy(fixture: "photos/\(name)")
         let original = try Data(contentsOf: url)
-        let before = try ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) }
-        let warningsBefore = try ExternalTool.validationWarnings(url)
+        let before = try await ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) }
+        let warningsBefore = try await ExternalTool.validationWarnings(url)
 
         try Self.tags.write(intoPhotoAt: url, file: name)
 
-        let after = try ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) }
+        let after = try await ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) }
         let changed = before.keys.filter { before[$0] != after[$0] }.sorted()
         let added = after.keys.filter { before[$0] == nil }.sorted()
         #expect(changed.isEmpty, "\(name) changed: \(changed.map { "\($0): \(before[$0] ?? "-") → \(after[$0] ?? "-")" })")
         #expect(added.isEmpty, "\(name) gained: \(added)")
         #expect(before.count > 20, "exiftool read only \(before.count) tags from \(name)")
 
-        let exiv2 = try #require(try ExternalTool.exiv2Position(url), "exiv2 reads no GPS in \(name)")
+        let exiv2 = try #require(try await ExternalTool.exiv2Position(url), "exiv2 reads no GPS in \(name)")
         #expect(abs(exiv2.latitude - Self.tags.latitude) < 1e-7 && abs(exiv2.longitude - Self.tags.longitude) < 1e-7,
                 "\(name): exiv2 reads \(exiv2)")
-        let newWarnings = try ExternalTool.validationWarnings(url).subtracting(warningsBefore)
+        let newWarnings = try await ExternalTool.validationWarnings(url).subtracting(warningsBefore)
         #expect(newWarnings.isEmpty, "\(name): exiftool -validate warns \(newWarnings.sorted())")
 
         // No original byte moved: the image data, and for TIFF-based files every byte but the IFD0 offset.
@@ -51,11 +51,11 @@ struct GPSWriteTests {
     }
 
     @Test("exiftool reads back the position, altitude, accuracy, datum and UTC stamp", arguments: ["Nikon.jpg", "Nikon.nef", "ExifTool.tif"])
-    func exiftoolReadsBack(name: String) throws {
+    func exiftoolReadsBack(name: String) async throws {
         let folder = try TemporaryFolder()
         let url = try folder.copy(fixture: "photos/\(name)")
         try Self.tags.write(intoPhotoAt: url, file: name)
-        let read = try ExternalTool.exiftoolTags(url)
+        let read = try await ExternalTool.exiftoolTags(url)
         #expect(abs((Double(read["GPS:GPSLatitude"] ?? "") ?? 0) - 33.856_784_5) < 1e-7)
         #expect(read["GPS:GPSLatitudeRef"] == "S")
         #expect(abs((Double(read["GPS:GPSLongitude"] ?? "") ?? 0) - 151.215_297_3) < 1e-7)
@@ -70,46 +70,46 @@ struct GPSWriteTests {
     }
 
     @Test("--overwrite's path: a second write replaces the GPS IFD, and only the new one is read")
-    func replacesExistingGPS() throws {
+    func replacesExistingGPS() async throws {
         let folder = try TemporaryFolder()
         let url = try folder.copy(fixture: "photos/GPS.jpg")
-        let before = try ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) }
+        let before = try await ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) }
         try Self.tags.write(intoPhotoAt: url, file: "GPS.jpg")
         let moved = GPSTags(latitude: 47.5, longitude: -122.25, time: Self.tags.time)
         try moved.write(intoPhotoAt: url, file: "GPS.jpg")
-        let read = try #require(try ExternalTool.position(url))
+        let read = try #require(try await ExternalTool.position(url))
         #expect(abs(read.latitude - 47.5) < 1e-7 && abs(read.longitude + 122.25) < 1e-7)
-        #expect(try ExternalTool.exiftoolTags(url)["GPS:GPSAltitude"] == nil, "the first write's altitude is still read")
-        #expect(try ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) } == before)
+        #expect(try await ExternalTool.exiftoolTags(url)["GPS:GPSAltitude"] == nil, "the first write's altitude is still read")
+        #expect(try await ExternalTool.exiftoolTags(url).filter { !Self.isExpectedChange($0.key) } == before)
     }
 
     @Test("a JPEG without Exif gets a new Exif block that exiftool validates")
-    func jpegWithoutExif() throws {
+    func jpegWithoutExif() async throws {
         let folder = try TemporaryFolder()
         let url = try folder.copy(fixture: "photos/Canon.jpg")
-        try ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-all=", url.path])
+        try await ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-all=", url.path])
         let original = try Data(contentsOf: url)
-        #expect(try ExternalTool.exiftoolTags(url)["IFD0:Make"] == nil)
-        let warningsBefore = try ExternalTool.validationWarnings(url)
+        #expect(try await ExternalTool.exiftoolTags(url)["IFD0:Make"] == nil)
+        let warningsBefore = try await ExternalTool.validationWarnings(url)
         let method = try Self.tags.write(intoPhotoAt: url, file: "Canon.jpg")
         #expect(method == .exifBlockAdded)
-        let read = try #require(try ExternalTool.position(url))
+        let read = try #require(try await ExternalTool.position(url))
         #expect(abs(read.latitude - Self.tags.latitude) < 1e-7)
-        #expect(try ExternalTool.validationWarnings(url).subtracting(warningsBefore).isEmpty)
+        #expect(try await ExternalTool.validationWarnings(url).subtracting(warningsBefore).isEmpty)
         #expect(jpegImageData(try Data(contentsOf: url)) == jpegImageData(original))
     }
 
     @Test("a Multi-Picture JPEG keeps its second image readable: it moves together with its index")
-    func multiPictureJPEG() throws {
+    func multiPictureJPEG() async throws {
         let folder = try TemporaryFolder()
         let url = folder.url.appendingPathComponent("mpf.jpg")
         try MultiPictureFixture.make(primary: Fixtures.data("photos/Sony.jpg"), second: Fixtures.data("photos/Canon.jpg")).write(to: url)
         // exiftool names a second image of this type PreviewImage, in its MPImage2 group.
-        let secondBefore = try ExternalTool.run(["exiftool", "-b", "-MPImage2:PreviewImage", url.path])
+        let secondBefore = try await ExternalTool.run(["exiftool", "-b", "-MPImage2:PreviewImage", url.path])
         #expect(secondBefore == (try Fixtures.data("photos/Canon.jpg")), "the test file is not a Multi-Picture file exiftool reads")
         #expect(try Self.tags.write(intoPhotoAt: url, file: "mpf.jpg") == .exifBlockExtended)
-        #expect(try ExternalTool.run(["exiftool", "-b", "-MPImage2:PreviewImage", url.path]) == secondBefore)
-        #expect(try ExternalTool.position(url) != nil)
+        #expect(try await ExternalTool.run(["exiftool", "-b", "-MPImage2:PreviewImage", url.path]) == secondBefore)
+        #expect(try await ExternalTool.position(url) != nil)
     }
 
     @Test("data after the image that is not a Multi-Picture image is left alone: sidecar, photo untouched")
@@ -144,7 +144,7 @@ struct GPSWriteTests {
     }
 
     @Test("an Exif block that would pass 64 KB is refused: sidecar")
-    func exifBlockTooLarge() throws {
+    func exifBlockTooLarge() async throws {
         let folder = try TemporaryFolder()
         let url = try folder.copy(fixture: "photos/Canon.jpg")
         // A long UserComment fills the Exif block to within 60 bytes of a segment's limit.
@@ -152,9 +152,9 @@ struct GPSWriteTests {
             let bytes = [UInt8](try Data(contentsOf: url))
             return (Int(bytes[4]) << 8 | Int(bytes[5])) - 2
         }
-        try ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-UserComment=" + String(repeating: "x", count: 60_000), url.path])
+        try await ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-UserComment=" + String(repeating: "x", count: 60_000), url.path])
         let length = 60_000 + AppendOnlyEdit.maxSegmentPayload - 60 - (try exifPayload())
-        try ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-UserComment=" + String(repeating: "x", count: length), url.path])
+        try await ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-UserComment=" + String(repeating: "x", count: length), url.path])
         #expect(try exifPayload() > AppendOnlyEdit.maxSegmentPayload - 100)
         let error = #expect(throws: MediaError.self) { try Self.tags.written(into: try Data(contentsOf: url), file: "Canon.jpg") }
         #expect(error?.wouldDamageMetadata == true)
@@ -187,11 +187,11 @@ struct GPSWriteTests {
     }
 
     @Test("an XMP sidecar carries the position, and exiftool reads it")
-    func sidecar() throws {
+    func sidecar() async throws {
         let folder = try TemporaryFolder()
         let url = folder.url.appendingPathComponent("Panasonic.rw2.xmp")
         try SafeFile.write(try Self.tags.sidecar(updating: nil, file: "Panasonic.rw2"), to: url)
-        let read = try ExternalTool.exiftoolTags(url)
+        let read = try await ExternalTool.exiftoolTags(url)
         #expect(abs((Double(read["XMP-exif:GPSLatitude"] ?? "") ?? 0) + 33.856_784_5) < 1e-6)
         #expect(abs((Double(read["XMP-exif:GPSLongitude"] ?? "") ?? 0) - 151.215_297_3) < 1e-6)
         // Updating a sidecar keeps what else it says.
@@ -199,7 +199,7 @@ struct GPSWriteTests {
             .replacingOccurrences(of: "xmlns:exif=", with: "xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmp:Rating=\"4\" xmlns:exif=")
         let moved = GPSTags(latitude: 10, longitude: 20, time: Self.tags.time)
         try SafeFile.write(try moved.sidecar(updating: Data(withRating.utf8), file: "Panasonic.rw2"), to: url)
-        let again = try ExternalTool.exiftoolTags(url)
+        let again = try await ExternalTool.exiftoolTags(url)
         #expect(again["XMP-xmp:Rating"] == "4")
         #expect(abs((Double(again["XMP-exif:GPSLatitude"] ?? "") ?? 0) - 10) < 1e-6)
     }

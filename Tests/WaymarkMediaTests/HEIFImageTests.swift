@@ -9,22 +9,22 @@ struct HEIFImageTests {
     static let payload = "1717236000-2OANEZK7Q1XD"
 
     /// A HEIC of a QR code (qrencode → PNG, enlarged by ImageMagick → heif-enc), optionally with a thumbnail.
-    static func qrHEIC(in folder: TemporaryFolder, pixels: Int, thumbnail: Int? = nil) throws -> [UInt8] {
+    static func qrHEIC(in folder: TemporaryFolder, pixels: Int, thumbnail: Int? = nil) async throws -> [UInt8] {
         let png = folder.url.appendingPathComponent("qr.png"), big = folder.url.appendingPathComponent("qr-big.png")
-        try ExternalTool.run(["qrencode", "-l", "Q", "-s", "8", "-o", png.path, payload])
-        try ExternalTool.run(["convert", png.path, "-filter", "point", "-resize", "\(pixels)x\(pixels)", "-gravity", "center",
+        try await ExternalTool.run(["qrencode", "-l", "Q", "-s", "8", "-o", png.path, payload])
+        try await ExternalTool.run(["convert", png.path, "-filter", "point", "-resize", "\(pixels)x\(pixels)", "-gravity", "center",
                               "-background", "white", "-extent", "\(pixels * 4 / 3)x\(pixels)", "PNG24:" + big.path])
         let heic = folder.url.appendingPathComponent("qr-\(pixels)-\(thumbnail ?? 0).heic")
         var arguments = ["heif-enc", "-q", "80", "-o", heic.path]
         if let thumbnail { arguments += ["-t", "\(thumbnail)"] }
-        try ExternalTool.run(arguments + [big.path])
+        try await ExternalTool.run(arguments + [big.path])
         return [UInt8](try Data(contentsOf: heic))
     }
 
     @Test("heif-enc's HEIC of a QR code decodes through libheif and zxing reads the code back")
-    func qrCodeReadsBack() throws {
+    func qrCodeReadsBack() async throws {
         let folder = try TemporaryFolder()
-        let heic = try Self.qrHEIC(in: folder, pixels: 600)
+        let heic = try await Self.qrHEIC(in: folder, pixels: 600)
         let image = try heic.withUnsafeBytes { try HEIFImage.gray($0, thumbnail: false, maxLongSide: 4000) }
         #expect(image.width == 800 && image.height == 600)
         #expect(image.pixels.count == image.width * image.height)
@@ -33,9 +33,9 @@ struct HEIFImageTests {
     }
 
     @Test("a large HEIC is box-filtered down to the longest side asked for, and the code still reads")
-    func scaledDown() throws {
+    func scaledDown() async throws {
         let folder = try TemporaryFolder()
-        let heic = try Self.qrHEIC(in: folder, pixels: 1500)
+        let heic = try await Self.qrHEIC(in: folder, pixels: 1500)
         let image = try heic.withUnsafeBytes { try HEIFImage.gray($0, thumbnail: false, maxLongSide: 700) }
         #expect(max(image.width, image.height) <= 700)
         #expect(image.width == 2000 / 3 && image.height == 1500 / 3)
@@ -43,22 +43,22 @@ struct HEIFImageTests {
     }
 
     @Test("the thumbnail heif-enc stores is decoded when asked for; without one the caller is told so")
-    func thumbnails() throws {
+    func thumbnails() async throws {
         let folder = try TemporaryFolder()
-        let withThumbnail = try Self.qrHEIC(in: folder, pixels: 600, thumbnail: 320)
+        let withThumbnail = try await Self.qrHEIC(in: folder, pixels: 600, thumbnail: 320)
         let thumbnail = try withThumbnail.withUnsafeBytes { try HEIFImage.gray($0, thumbnail: true, maxLongSide: 4000) }
         #expect(max(thumbnail.width, thumbnail.height) == 320)
         #expect(try QRScanner().scan(gray: thumbnail.pixels, width: thumbnail.width, height: thumbnail.height).texts == [Self.payload])
-        let without = try Self.qrHEIC(in: folder, pixels: 300)
+        let without = try await Self.qrHEIC(in: folder, pixels: 300)
         #expect(throws: HEIFImageError.noThumbnail) {
             try without.withUnsafeBytes { try HEIFImage.gray($0, thumbnail: true, maxLongSide: 4000) }
         }
     }
 
     @Test("broken HEIC bytes are a decoding error with libheif's reason, never a crash")
-    func brokenInput() throws {
+    func brokenInput() async throws {
         let folder = try TemporaryFolder()
-        let heic = try Self.qrHEIC(in: folder, pixels: 200)
+        let heic = try await Self.qrHEIC(in: folder, pixels: 200)
         for length in stride(from: 0, to: heic.count, by: 37) {
             _ = try? Array(heic[..<length]).withUnsafeBytes { try HEIFImage.gray($0, thumbnail: false, maxLongSide: 500) }
         }

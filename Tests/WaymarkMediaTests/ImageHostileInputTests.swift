@@ -78,10 +78,10 @@ struct ImageHostileInputTests {
     }
 
     @Test("a JPEG cut after its header passes the probe and every derivative fails: no grey half image")
-    func truncatedPixels() throws {
+    func truncatedPixels() async throws {
         let folder = try TemporaryFolder()
         let url = folder.url.appendingPathComponent("whole.jpg")
-        try ExternalTool.run(["convert", "-size", "1200x800", "plasma:fractal", "-quality", "92", url.path])
+        try await ExternalTool.run(["convert", "-size", "1200x800", "plasma:fractal", "-quality", "92", url.path])
         let whole = try Data(contentsOf: url)
         let cut = folder.url.appendingPathComponent("cut.jpg")
         try whole.prefix(whole.count * 6 / 10).write(to: cut)
@@ -98,9 +98,9 @@ struct ImageHostileInputTests {
     }
 
     /// A JPEG whose frame header (SOF) says `width` × `height`: ImageMagick's small JPEG, patched.
-    static func jpegClaiming(width: Int, height: Int, in folder: TemporaryFolder) throws -> Data {
+    static func jpegClaiming(width: Int, height: Int, in folder: TemporaryFolder) async throws -> Data {
         let small = folder.url.appendingPathComponent("small.jpg")
-        try ExternalTool.run(["convert", "-size", "64x64", "xc:gray", small.path])
+        try await ExternalTool.run(["convert", "-size", "64x64", "xc:gray", small.path])
         var bytes = [UInt8](try Data(contentsOf: small))
         var at = 2
         while at + 9 < bytes.count, bytes[at] == 0xFF {
@@ -116,12 +116,12 @@ struct ImageHostileInputTests {
     }
 
     @Test("a 30,000 × 30,000 JPEG header is refused as too many pixels before anything is decoded")
-    func decompressionBomb() throws {
+    func decompressionBomb() async throws {
         let folder = try TemporaryFolder()
-        let bomb = try Self.jpegClaiming(width: 30_000, height: 30_000, in: folder)
+        let bomb = try await Self.jpegClaiming(width: 30_000, height: 30_000, in: folder)
         let url = folder.url.appendingPathComponent("bomb.jpg")
         try bomb.write(to: url)
-        let tags = try ExternalTool.exiftoolTags(url)
+        let tags = try await ExternalTool.exiftoolTags(url)
         #expect(tags["File:ImageWidth"] == "30000" && tags["File:ImageHeight"] == "30000", "exiftool reads the header's claim")
 
         let fromFile = Self.refusal { try Self.ingest(url) }
@@ -134,16 +134,16 @@ struct ImageHostileInputTests {
         let unlimited = try ImageProbe.probe(file: url, pixelLimit: 0)
         #expect(unlimited.width == 30_000 && unlimited.height == 30_000)
         // A caller's lower limit is the one applied.
-        let small = try Self.jpegClaiming(width: 2_000, height: 1_000, in: folder)
+        let small = try await Self.jpegClaiming(width: 2_000, height: 1_000, in: folder)
         #expect(Self.refusal { _ = try ImageProbe.probe(data: small, pixelLimit: 1_999_999) }
             == .tooManyPixels(width: 2_000, height: 1_000, limit: 1_999_999))
     }
 
     @Test("a PNG whose header claims 30,000 × 30,000 is refused the same way")
-    func pngBomb() throws {
+    func pngBomb() async throws {
         let folder = try TemporaryFolder()
         let small = folder.url.appendingPathComponent("small.png")
-        try ExternalTool.run(["convert", "-size", "64x64", "xc:gray", small.path])
+        try await ExternalTool.run(["convert", "-size", "64x64", "xc:gray", small.path])
         var bytes = [UInt8](try Data(contentsOf: small))
         // IHDR is the first chunk: length (4), "IHDR" (4), width (4), height (4), …, then its CRC over type and data.
         #expect(String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR")
@@ -167,13 +167,13 @@ struct ImageHostileInputTests {
     }
 
     @Test("a format libvips reads only through a loader not accepted here (SVG, GIF) is not an image")
-    func otherFormats() throws {
+    func otherFormats() async throws {
         let folder = try TemporaryFolder()
         let svg = folder.url.appendingPathComponent("drawing.jpg")
         try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><rect width="10" height="10"/></svg>"#.utf8).write(to: svg)
         #expect(Self.isNotAnImage(Self.refusal { try Self.ingest(svg) }))
         let gif = folder.url.appendingPathComponent("anim.gif")
-        try ExternalTool.run(["convert", "-size", "32x32", "xc:red", gif.path])
+        try await ExternalTool.run(["convert", "-size", "32x32", "xc:red", gif.path])
         #expect(Self.isNotAnImage(Self.refusal { try Self.ingest(gif) }))
     }
 }

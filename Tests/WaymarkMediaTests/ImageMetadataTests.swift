@@ -8,9 +8,9 @@ import WaymarkTestSupport
 @Suite("Photo metadata for the photo store")
 struct ImageMetadataTests {
     @Test("the orientation exiv2 reads is exiftool's for every fixture", arguments: ImageDerivativeTests.expected.keys.sorted())
-    func orientation(_ name: String) throws {
+    func orientation(_ name: String) async throws {
         let url = Fixtures.url("photos/\(name)")
-        let tags = try ExternalTool.exiftoolTags(url)
+        let tags = try await ExternalTool.exiftoolTags(url)
         let reference = tags.first { $0.key.hasSuffix(":Orientation") && !$0.key.hasPrefix("Composite") && !$0.key.hasPrefix("MakerNotes") }
             .flatMap { Int($0.value) }
         let metadata: PhotoMetadata
@@ -33,11 +33,11 @@ struct ImageMetadataTests {
     }
 
     @Test("GPS.jpg gives its position, camera, capture time and size as exiftool reads them")
-    func gpsPhoto() throws {
+    func gpsPhoto() async throws {
         let url = Fixtures.url("photos/GPS.jpg")
         let metadata = try PhotoMetadata.read(contentsOf: url)
-        let tags = try ExternalTool.exiftoolTags(url)
-        let position = try #require(try ExternalTool.position(url))
+        let tags = try await ExternalTool.exiftoolTags(url)
+        let position = try #require(try await ExternalTool.position(url))
         let found = try #require(metadata.existingPosition)
         #expect(abs(found.latitude - position.latitude) < 1e-6 && abs(found.longitude - position.longitude) < 1e-6)
         #expect(metadata.make == tags["IFD0:Make"] && metadata.model == tags["IFD0:Model"])
@@ -47,10 +47,10 @@ struct ImageMetadataTests {
     }
 
     @Test("a capture time with OffsetTimeOriginal carries its offset; read(contentsOf:) equals reading the bytes")
-    func captureTimeWithOffset() throws {
+    func captureTimeWithOffset() async throws {
         let folder = try TemporaryFolder()
-        let url = try ImageTestSupport.twoColourJPEG(in: folder, name: "offset.jpg", width: 64, height: 32)
-        try ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2026:06:21 14:30:05",
+        let url = try await ImageTestSupport.twoColourJPEG(in: folder, name: "offset.jpg", width: 64, height: 32)
+        try await ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2026:06:21 14:30:05",
                               "-SubSecTimeOriginal=25", "-OffsetTimeOriginal=+02:00", url.path])
         let metadata = try PhotoMetadata.read(contentsOf: url)
         let time = try #require(metadata.captureTime)

@@ -7,33 +7,33 @@ import WaymarkTestSupport
 enum ImageTestSupport {
     /// A JPEG made by ImageMagick: the left half red, the right half blue, so that a turn shows where the sides went.
     static func twoColourJPEG(in folder: TemporaryFolder, name: String, width: Int, height: Int,
-                              orientation: Int? = nil, quality: Int = 90) throws -> URL {
+                              orientation: Int? = nil, quality: Int = 90) async throws -> URL {
         let url = folder.url.appendingPathComponent(name)
-        try ExternalTool.run(["convert", "-size", "\(width / 2)x\(height)", "xc:red", "-size", "\(width - width / 2)x\(height)", "xc:blue",
+        try await ExternalTool.run(["convert", "-size", "\(width / 2)x\(height)", "xc:red", "-size", "\(width - width / 2)x\(height)", "xc:blue",
                               "+append", "-quality", "\(quality)", url.path])
         if let orientation {
-            try ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-Orientation#=\(orientation)", url.path])
+            try await ExternalTool.run(["exiftool", "-q", "-overwrite_original", "-Orientation#=\(orientation)", url.path])
         }
         return url
     }
 
     /// The mean colour of the top and the bottom half of an image, as ImageMagick decodes it (0–255 per channel).
-    static func topAndBottom(_ data: Data, in folder: TemporaryFolder) throws -> (top: [Int], bottom: [Int]) {
-        let colours = try meanColours(data, geometry: "1x2!", in: folder)
+    static func topAndBottom(_ data: Data, in folder: TemporaryFolder) async throws -> (top: [Int], bottom: [Int]) {
+        let colours = try await meanColours(data, geometry: "1x2!", in: folder)
         return (colours[0], colours[1])
     }
 
     /// The mean colour of the left and the right half of an image, as ImageMagick decodes it.
-    static func leftAndRight(_ data: Data, in folder: TemporaryFolder) throws -> (left: [Int], right: [Int]) {
-        let colours = try meanColours(data, geometry: "2x1!", in: folder)
+    static func leftAndRight(_ data: Data, in folder: TemporaryFolder) async throws -> (left: [Int], right: [Int]) {
+        let colours = try await meanColours(data, geometry: "2x1!", in: folder)
         return (colours[0], colours[1])
     }
 
     /// The pixels of an image box-averaged by ImageMagick (-scale) to `geometry` (two pixels), in order.
-    private static func meanColours(_ data: Data, geometry: String, in folder: TemporaryFolder) throws -> [[Int]] {
+    private static func meanColours(_ data: Data, geometry: String, in folder: TemporaryFolder) async throws -> [[Int]] {
         let url = folder.url.appendingPathComponent("colours-\(UUID().uuidString)")
         try data.write(to: url)
-        let text = String(decoding: try ExternalTool.run(["convert", url.path, "-scale", geometry, "-depth", "8", "txt:-"]), as: UTF8.self)
+        let text = String(decoding: try await ExternalTool.run(["convert", url.path, "-scale", geometry, "-depth", "8", "txt:-"]), as: UTF8.self)
         // Lines such as "0,1: (255,0,0)  #FF0000  red"; the header line starts with "#".
         let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> [Int]? in
             guard let open = line.firstIndex(of: "("), let close = line[open...].firstIndex(of: ")") else { return nil }
@@ -50,19 +50,19 @@ enum ImageTestSupport {
     static func isBlue(_ colour: [Int]) -> Bool { colour.count == 3 && colour[0] < 80 && colour[1] < 80 && colour[2] > 180 }
 
     /// The exiftool groups a bare JPEG has: one ImageMagick wrote with -strip.
-    static func bareJPEGGroups(in folder: TemporaryFolder) throws -> Set<String> {
+    static func bareJPEGGroups(in folder: TemporaryFolder) async throws -> Set<String> {
         let url = folder.url.appendingPathComponent("bare.jpg")
-        try ExternalTool.run(["convert", "-size", "16x16", "xc:gray", "-strip", url.path])
-        return Set(try ExternalTool.exiftoolTags(url).keys.map(group))
+        try await ExternalTool.run(["convert", "-size", "16x16", "xc:gray", "-strip", url.path])
+        return Set(try await ExternalTool.exiftoolTags(url).keys.map(group))
     }
 
     /// The tags exiftool reads from a derivative that a bare file of its type would not have, and
     /// any tag that names a place, a camera or a serial number whatever its group.
-    static func metadataLeaks(of derivative: ImageDerivative, in folder: TemporaryFolder, bareJPEGGroups: Set<String>) throws -> [String] {
+    static func metadataLeaks(of derivative: ImageDerivative, in folder: TemporaryFolder, bareJPEGGroups: Set<String>) async throws -> [String] {
         let isJPEG = derivative.mimeType == "image/jpeg"
         let url = folder.url.appendingPathComponent("derivative-\(UUID().uuidString).\(isJPEG ? "jpg" : "webp")")
         try derivative.data.write(to: url)
-        let tags = try ExternalTool.exiftoolTags(url)
+        let tags = try await ExternalTool.exiftoolTags(url)
         #expect(tags["File:MIMEType"] == derivative.mimeType)
         let allowed = isJPEG ? bareJPEGGroups : ["SourceFile", "ExifTool", "System", "File", "RIFF", "Composite"]
         let telling = ["GPS", "Serial", "Make", "Model", "Orientation", "ICC", "Profile", "DateTime", "Date/Time", "Owner", "Artist", "Copyright"]

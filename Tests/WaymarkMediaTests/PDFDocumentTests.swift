@@ -24,9 +24,9 @@ struct PDFDocumentTests {
     static func isBadImage(_ error: PDFError?) -> Bool { if case .badImage = error { true } else { false } }
 
     @Test("A JPEG is embedded as the JPEG itself: its bytes are in the PDF")
-    func jpegEmbedded() throws {
+    func jpegEmbedded() async throws {
         let folder = try TemporaryFolder()
-        let jpeg = try Data(contentsOf: ImageTestSupport.twoColourJPEG(in: folder, name: "two.jpg", width: 320, height: 200))
+        let jpeg = try await Data(contentsOf: ImageTestSupport.twoColourJPEG(in: folder, name: "two.jpg", width: 320, height: 200))
         let document = try PDFDocument()
         document.text("Grüße, Šentvid", x: 40, y: 60, size: 12, bold: true)
         #expect(document.textWidth("Grüße", size: 12) > 20)
@@ -40,11 +40,11 @@ struct PDFDocumentTests {
     }
 
     @Test("Bytes that are no JPEG, a truncated JPEG, a PNG and nothing are refused as bad images; the document is still written")
-    func badImages() throws {
+    func badImages() async throws {
         let folder = try TemporaryFolder()
-        let jpeg = try Data(contentsOf: ImageTestSupport.twoColourJPEG(in: folder, name: "two.jpg", width: 640, height: 480))
+        let jpeg = try await Data(contentsOf: ImageTestSupport.twoColourJPEG(in: folder, name: "two.jpg", width: 640, height: 480))
         let png = folder.url.appendingPathComponent("one.png")
-        try ExternalTool.run(["convert", "-size", "40x30", "xc:green", png.path])
+        try await ExternalTool.run(["convert", "-size", "40x30", "xc:green", png.path])
         let document = try PDFDocument()
         for bad in [Data("not a photo at all".utf8), jpeg.prefix(jpeg.count / 2), try Data(contentsOf: png), Data(), Data(repeating: 0xFF, count: 4096)] {
             #expect(Self.isBadImage(Self.refusal { try document.jpeg(bad, x: 0, y: 0, width: 100, height: 100) }), "\(bad.prefix(8) as NSData)")

@@ -9,10 +9,10 @@ struct PhotoMetadataTests {
                          "Nikon.nef", "Olympus.jpg", "Panasonic.jpg", "Panasonic.rw2", "Pentax.jpg", "Sony.jpg"]
 
     @Test("the capture time agrees with exiftool's DateTimeOriginal", arguments: photos)
-    func captureTimeMatchesExiftool(name: String) throws {
+    func captureTimeMatchesExiftool(name: String) async throws {
         let url = Fixtures.url("photos/\(name)")
         let (metadata, _) = try PhotoMetadata.read(try Data(contentsOf: url), file: name)
-        let tags = try ExternalTool.exiftoolTags(url)
+        let tags = try await ExternalTool.exiftoolTags(url)
         let expected = tags["ExifIFD:DateTimeOriginal"] ?? tags["ExifIFD:CreateDate"]
         #expect(metadata.captureTimeFields?.dateTime == expected)
     }
@@ -31,10 +31,10 @@ struct PhotoMetadataTests {
     }
 
     @Test("the position already in GPS.jpg is read as exiftool reads it")
-    func existingPosition() throws {
+    func existingPosition() async throws {
         let url = Fixtures.url("photos/GPS.jpg")
         let (metadata, _) = try PhotoMetadata.read(try Data(contentsOf: url), file: "GPS.jpg")
-        let tags = try ExternalTool.exiftoolTags(url)
+        let tags = try await ExternalTool.exiftoolTags(url)
         let position = try #require(metadata.existingPosition)
         #expect(abs(position.latitude - (Double(tags["GPS:GPSLatitude"] ?? "") ?? 0) * (tags["GPS:GPSLatitudeRef"] == "S" ? -1 : 1)) < 1e-9)
         #expect(abs(position.longitude - (Double(tags["GPS:GPSLongitude"] ?? "") ?? 0) * (tags["GPS:GPSLongitudeRef"] == "W" ? -1 : 1)) < 1e-9)

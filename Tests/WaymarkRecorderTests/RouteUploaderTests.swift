@@ -101,7 +101,7 @@ struct RouteUploaderTests {
 
     @Test("connection refused keeps the route queued with a next attempt and the error")
     func connectionRefused() async throws {
-        let port = try unusedLocalPort()
+        let port = try await unusedLocalPort()
         let client = RouteUploader.client(for: ServerCredentials(serverURL: try #require(URL(string: "http://127.0.0.1:\(port)")),
                                                                  key: "k", secret: "s"), requestTimeout: 1)
         let (id, _) = try await queuedRoute()

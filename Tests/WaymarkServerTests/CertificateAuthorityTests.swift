@@ -12,7 +12,7 @@ struct CertificateAuthorityTests {
     }
 
     @Test("A CA and a server certificate for every name: the chain verifies, P-256, at most 397 days, keys 0600 in a 0700 folder")
-    func made() throws {
+    func made() async throws {
         let data = makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let now = Date()
@@ -25,24 +25,24 @@ struct CertificateAuthorityTests {
             #expect(try Self.mode(tls.appendingPathComponent(file)) == 0o600, "\(file)")
         }
         let ca = tls.appendingPathComponent("ca.crt").path, server = tls.appendingPathComponent("server.crt").path
-        let verified = String(decoding: try ExternalTool.run(["openssl", "verify", "-CAfile", ca, "-purpose", "sslserver", server]), as: UTF8.self)
+        let verified = String(decoding: try await ExternalTool.run(["openssl", "verify", "-CAfile", ca, "-purpose", "sslserver", server]), as: UTF8.self)
         #expect(verified.contains(": OK"))
         for (name, flag) in [("phone.test", "-verify_hostname"), ("box.local", "-verify_hostname"), ("127.0.0.1", "-verify_ip"), ("::1", "-verify_ip")] {
-            #expect((try? ExternalTool.run(["openssl", "verify", "-CAfile", ca, flag, name, server])) != nil, "\(name)")
+            #expect((try? await ExternalTool.run(["openssl", "verify", "-CAfile", ca, flag, name, server])) != nil, "\(name)")
         }
-        #expect((try? ExternalTool.run(["openssl", "verify", "-CAfile", ca, "-verify_hostname", "evil.example", server])) == nil)
-        let text = String(decoding: try ExternalTool.run(["openssl", "x509", "-in", server, "-noout", "-text"]), as: UTF8.self)
+        #expect((try? await ExternalTool.run(["openssl", "verify", "-CAfile", ca, "-verify_hostname", "evil.example", server])) == nil)
+        let text = String(decoding: try await ExternalTool.run(["openssl", "x509", "-in", server, "-noout", "-text"]), as: UTF8.self)
         #expect(text.contains("prime256v1"))
         #expect(text.contains("TLS Web Server Authentication"))
         let days = identity.certificate.notValidAfter.timeIntervalSince(identity.certificate.notValidBefore) / 86_400
         #expect(days <= 397 && days > 390, "\(days)")
-        let caText = String(decoding: try ExternalTool.run(["openssl", "x509", "-in", ca, "-noout", "-text"]), as: UTF8.self)
+        let caText = String(decoding: try await ExternalTool.run(["openssl", "x509", "-in", ca, "-noout", "-text"]), as: UTF8.self)
         #expect(caText.contains("CA:TRUE, pathlen:0") && caText.contains("prime256v1"))
         // The DER of /ca.crt is the same certificate.
         let derFile = data.appendingPathComponent("ca.der")
         try Data(try authority.der).write(to: derFile)
-        let subject = try ExternalTool.run(["openssl", "x509", "-inform", "DER", "-in", derFile.path, "-noout", "-subject"])
-        #expect(subject == (try ExternalTool.run(["openssl", "x509", "-in", ca, "-noout", "-subject"])))
+        let subject = try await ExternalTool.run(["openssl", "x509", "-inform", "DER", "-in", derFile.path, "-noout", "-subject"])
+        #expect(subject == (try await ExternalTool.run(["openssl", "x509", "-in", ca, "-noout", "-subject"])))
     }
 
     @Test("The same certificate while it has 30 days left and names the same; a new one when 390 days old or when the names change; the CA stays")

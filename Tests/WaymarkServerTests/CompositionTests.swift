@@ -38,6 +38,57 @@ final class MemoryRouteStore: RouteStore, Sendable {
     func delete(id: String) async throws { routes.withLockedValue { $0[id] = nil } }
 }
 
+/// Field paths in memory: the paths area takes whatever store it is given.
+final class MemoryFieldPathStore: FieldPathStore, Sendable {
+    private let paths = NIOLockedValueBox<[StoredFieldPath]>([])
+
+    var count: Int { paths.withLockedValue { $0.count } }
+
+    func insert(_ path: StoredFieldPath) async throws { paths.withLockedValue { $0.append(path) } }
+    func path(id: UUID, owner: UUID) async throws -> StoredFieldPath? { paths.withLockedValue { $0.first { $0.id == id && $0.ownerID == owner } } }
+    func path(owner: UUID, idempotencyKey: String) async throws -> StoredFieldPath? {
+        paths.withLockedValue { $0.first { $0.ownerID == owner && $0.idempotencyKey == idempotencyKey } }
+    }
+    func paths(owner: UUID) async throws -> [StoredFieldPath] {
+        paths.withLockedValue { $0.filter { $0.ownerID == owner }.map { var summary = $0; summary.points = nil; return summary } }
+    }
+    func delete(id: UUID, owner: UUID) async throws -> Bool {
+        paths.withLockedValue { all in
+            let before = all.count
+            all.removeAll { $0.id == id && $0.ownerID == owner }
+            return all.count < before
+        }
+    }
+}
+
+/// The database's task store with every task's creation counted: the task area uses the store
+/// it is given, with the photo area's claims asked through it too.
+final class CountingTaskStore: TaskStore, Sendable {
+    let base: any TaskStore
+    private let calls = NIOLockedValueBox<[String: Int]>([:])
+
+    init(_ base: any TaskStore) { self.base = base }
+
+    func count(_ name: String) -> Int { calls.withLockedValue { $0[name, default: 0] } }
+    private func called(_ name: String) { calls.withLockedValue { $0[name, default: 0] += 1 } }
+
+    func create(_ task: NewTask) async throws -> UUID { called("create"); return try await base.create(task) }
+    func task(createdBy officer: UUID, idempotencyKey: String) async throws -> TaskRecord? { try await base.task(createdBy: officer, idempotencyKey: idempotencyKey) }
+    func task(id: UUID) async throws -> TaskRecord? { called("task"); return try await base.task(id: id) }
+    func tasks(assignee: UUID?, status: TaskStatus?) async throws -> [TaskRecord] { called("tasks"); return try await base.tasks(assignee: assignee, status: status) }
+    func photos(of task: UUID) async throws -> [TaskPhotoLink] { try await base.photos(of: task) }
+    func link(photo: UUID) async throws -> (task: UUID, sent: Bool)? { try await base.link(photo: photo) }
+    func apply(_ event: TaskEvent, task id: UUID, actor: UUID, reason: String?) async throws -> TaskChange {
+        called("apply"); return try await base.apply(event, task: id, actor: actor, reason: reason)
+    }
+    func setNote(_ note: String, task id: UUID) async throws -> Bool { try await base.setNote(note, task: id) }
+    func add(photo: UUID, to id: UUID) async throws -> TaskPhotoChange { try await base.add(photo: photo, to: id) }
+    func remove(photo: UUID, from id: UUID) async throws -> TaskPhotoChange { try await base.remove(photo: photo, from: id) }
+    func history(of task: UUID) async throws -> [TaskHistoryEntry] { try await base.history(of: task) }
+    func isSent(photoID: UUID, on sql: any SQLDatabase, lock: Bool) async throws -> Bool { try await base.isSent(photoID: photoID, on: sql, lock: lock) }
+    func isTaskPhoto(photoID: UUID, on sql: any SQLDatabase) async throws -> Bool { try await base.isTaskPhoto(photoID: photoID, on: sql) }
+}
+
 @Suite("The server is composed by buildApplication from swappable stores")
 struct CompositionTests {
     @Test("A route store swapped for one in memory serves the route API; the database's routes table stays empty", arguments: TestDatabase.all)
@@ -65,6 +116,41 @@ struct CompositionTests {
             #expect(try found.decode(RouteRecord.self).envelope == sample.request.envelope)
             #expect(try await server.signed(.DELETE, "/api/v1/routes/\(id.routeID)", headers: [APIHeader.deleteToken: sample.deleteToken], now: clock.now()).status == .noContent)
             #expect(memory.count == 0)
+        }
+    }
+
+    @Test("The areas built later take their stores from the dependencies too: paths kept in memory, tasks through a counting store", arguments: TestDatabase.all)
+    func swappedAreaStores(database: TestDatabase) async throws {
+        let paths = MemoryFieldPathStore()
+        let counted = NIOLockedValueBox<CountingTaskStore?>(nil)
+        var dependencies = ServerDependencies.testing
+        dependencies.makeStores = { database, clock in
+            var stores = ServerStores.fluent(database, clock: clock)
+            stores.paths = paths
+            let tasks = CountingTaskStore(stores.tasks)
+            counted.withLockedValue { $0 = tasks }
+            stores.tasks = tasks
+            return stores
+        }
+        try await withServer(database, dependencies: dependencies) { server in
+            let walker = try await server.register(uniqueName("walker"))
+            let body = Array(#"{"name":"Meadow","points":[[46.05,14.5,null,1780000000],[46.051,14.5,null,1780000060],[46.051,14.502,null,1780000120]]}"#.utf8)
+            var headers = TestServer.bearer(walker.token)
+            headers.contentType = .json
+            let created = try await server.send(.POST, "/api/v1/paths", headers: headers, body: body)
+            #expect(created.status == .created, "\(created.body.string)")
+            #expect(paths.count == 1, "the path went to the swapped store")
+            #expect(try await server.get("/api/v1/paths", walker.token).body.string.contains("Meadow"))
+            let sql = try #require(server.app.db as? any SQLDatabase)
+            let rows = try await sql.raw("SELECT COUNT(*) AS n FROM \(ident: CreateFieldPaths.table) WHERE owner_id = \(bind: walker.user.id)")
+                .first()?.decode(column: "n", as: Int.self)
+            #expect(rows == 0, "nothing reached the database's paths table")
+
+            let officer = try await server.officer(uniqueName("officer"))
+            #expect(try await server.createTask(officer.token, assignee: walker.user.username).status == .created)
+            #expect(try await server.get("/api/v1/tasks", walker.token).status == .ok)
+            let tasks = try #require(counted.withLockedValue { $0 })
+            #expect(tasks.count("create") == 1 && tasks.count("tasks") == 1, "the task area called the store it was given")
         }
     }
 

@@ -68,6 +68,29 @@ struct ContractRoutesTests {
         }
     }
 
+    @Test("An area binds only its own file's operations: another area's operation stops the server, naming both")
+    func otherArea() async throws {
+        try await Self.withTable { app, routes in
+            let things = routes.area("things", operations: ["listThings"])
+            things.on("listThings") { _ in "all" }
+            things.on("editThing") { _ in "edited" }
+            #expect(throws: ContractRoutes.Problem.otherArea("editThing", "things")) { try routes.verify(app.routes) }
+            #expect(app.routes.all.count == 1, "the other area's operation was not bound")
+        }
+    }
+
+    @Test("Every contract file has one area of the server, and each area binds every operation of its file and no other")
+    func everyFileHasItsArea() throws {
+        #expect(serverAreas.map(\.contract).sorted() == APIContract.areas.sorted())
+        var seen = Set<String>()
+        for area in serverAreas {
+            let ids = try APIContract.operationIDs(inFile: area.contract)
+            #expect(seen.isDisjoint(with: ids), "\(area.contract).yaml shares operations with another file")
+            seen.formUnion(ids)
+        }
+        #expect(seen == Set(try APIContract.operations().map(\.id)), "the files' operations are the merged contract's")
+    }
+
     @Test("An API route registered past the contract stops the server; routes outside /api and /route do not")
     func outside() async throws {
         try await Self.withTable { app, routes in

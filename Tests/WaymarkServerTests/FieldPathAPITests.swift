@@ -56,7 +56,7 @@ struct FieldPathAPITests {
 
     @Test("A walked 100 m square round-trips: the area is the library's and GeographicLib's, the points come back as sent, the KML validates against the OGC schema", arguments: TestDatabase.all)
     func roundTrip(database: TestDatabase) async throws {
-        let walk = try FieldPathReference.walk("100 m square, Vienna, clockwise")
+        let walk = try await FieldPathReference.walk("100 m square, Vienna, clockwise")
         try await withServer(database) { server in
             let token = try await Self.user(server, "farmer")
             let body = try Self.body(name: "Nordacker / Süd", points: walk.points)
@@ -114,7 +114,7 @@ struct FieldPathAPITests {
             #expect(kml.headers.first(name: .contentType) == "application/vnd.google-earth.kml+xml")
             #expect(kml.headers.first(name: .contentDisposition) == "attachment; filename=\"Nordacker S_d.kml\"; filename*=UTF-8''Nordacker%20S%C3%BCd.kml")
             let document = Data(kml.body.readableBytesView)
-            try FieldPathReference.validate(document)
+            try await FieldPathReference.validate(document)
             let data = try KMLExtendedData.read(document)
             let written = try #require(data["area"].flatMap(Double.init))
             #expect(abs(written - area) <= 0.005)
@@ -270,7 +270,7 @@ struct FieldPathAPITests {
             #expect(created.text.contains("\"area\":null"), "a missing measure is null, not left out")
             let kml = try await server.send(.GET, path.kml, headers: TestServer.bearer(token))
             #expect(kml.status == .ok)
-            try FieldPathReference.validate(Data(kml.body.readableBytesView))
+            try await FieldPathReference.validate(Data(kml.body.readableBytesView))
             let disposition = try #require(kml.headers.first(name: .contentDisposition))
             #expect(disposition == "attachment; filename=\"etc_passwd_x__.kml\"; filename*=UTF-8''etc_passwd_x_%C3%A9.kml")
 
@@ -290,19 +290,19 @@ enum FieldPathReference {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// One labelled walk: points `[lat, lon, alt | NSNull, t]` and GeographicLib's signed area.
-    static func walk(_ label: String) throws -> (points: [[Any]], area: Double) {
+    static func walk(_ label: String) async throws -> (points: [[Any]], area: Double) {
         let python = root.appendingPathComponent(".build-venv/tools/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw Missing(description: "\(python) is missing — run scripts/bootstrap (geographiclib)")
         }
-        let output = try ExternalTool.run([python, root.appendingPathComponent("Tests/Reference/field_path_reference.py").path, "walks"])
+        let output = try await ExternalTool.run([python, root.appendingPathComponent("Tests/Reference/field_path_reference.py").path, "walks"])
         let walks = try #require(try JSONSerialization.jsonObject(with: output) as? [[String: Any]])
         let walk = try #require(walks.first { $0["label"] as? String == label }, "no walk \(label)")
         return (try #require(walk["points"] as? [[Any]]), try #require(walk["area"] as? Double))
     }
 
     /// Runs xmllint against the OGC KML 2.2 schema; throws with its messages unless the document validates.
-    static func validate(_ document: Data) throws {
+    static func validate(_ document: Data) async throws {
         let lib = root.appendingPathComponent(".build-venv/tools/lib")
         let schema = ((try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? [])
             .filter { $0.hasPrefix("python") }
@@ -314,7 +314,7 @@ enum FieldPathReference {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-path-\(UUID().uuidString).kml")
         try document.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        try ExternalTool.run(["xmllint", "--nonet", "--noout", "--schema", schema, file.path])
+        try await ExternalTool.run(["xmllint", "--nonet", "--noout", "--schema", schema, file.path])
     }
 }
 

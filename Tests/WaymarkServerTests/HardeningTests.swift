@@ -43,7 +43,7 @@ struct HardeningTests {
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
             let centre = (latitude: -30.0 - Double.random(in: 0..<5), longitude: 120.0 + Double.random(in: 0..<5))
-            let data = try TestPhoto.jpeg(in: folder, time: Self.uniqueTime())
+            let data = try await TestPhoto.jpeg(in: folder, time: Self.uniqueTime())
             var uploaded: Set<UUID> = []
             for index in 0..<4 {
                 let photo = try await server.upload(data, token: alice.token, fields: [
@@ -81,7 +81,7 @@ struct HardeningTests {
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
             let place = (-41.0 - Double.random(in: 0..<5), -160.0 - Double.random(in: 0..<5))
-            let data = try TestPhoto.jpeg(in: folder, time: Self.uniqueTime(), gps: place)
+            let data = try await TestPhoto.jpeg(in: folder, time: Self.uniqueTime(), gps: place)
             func makePublic(_ id: UUID, _ body: [String: Any]) async throws -> PhotoDTO {
                 var headers = TestServer.bearer(alice.token)
                 headers.contentType = .json
@@ -123,7 +123,7 @@ struct HardeningTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
-            let data = try TestPhoto.jpeg(in: folder, time: Self.uniqueTime())
+            let data = try await TestPhoto.jpeg(in: folder, time: Self.uniqueTime())
             let base = (latitude: 10.0 + Double.random(in: 0..<1), longitude: 10.0 + Double.random(in: 0..<1))
             var ids: [UUID] = []
             for offset in [0.0, 0.01, 0.02] {

@@ -31,10 +31,10 @@ struct PhotoFixtureTests {
                     let file = folder.appendingPathComponent("large-\(index).jpg")  // not the fixture's name: "GPS.jpg" would match below
                     try Data(large.body.readableBytesView).write(to: file)
                     // exiftool, not our reader, says what the derivative is: upright like the photo, no metadata left.
-                    let tags = try ExternalTool.run(["exiftool", "-j", "-G1", "-a", "-EXIF:all", "-XMP:all", "-IPTC:all", "-MakerNotes:all", "-GPS:all", file.path])
+                    let tags = try await ExternalTool.run(["exiftool", "-j", "-G1", "-a", "-EXIF:all", "-XMP:all", "-IPTC:all", "-MakerNotes:all", "-GPS:all", file.path])
                     let text = String(decoding: tags, as: UTF8.self)
                     #expect(!text.contains("GPS") && !text.contains("MakerNotes") && !text.contains("ExifIFD") && !text.contains("IFD0"), "\(name): \(text)")
-                    let size = String(decoding: try ExternalTool.run(["exiftool", "-s3", "-ImageSize", file.path]), as: UTF8.self)
+                    let size = String(decoding: try await ExternalTool.run(["exiftool", "-s3", "-ImageSize", file.path]), as: UTF8.self)
                         .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "x").compactMap { Double($0) }
                     #expect(size.count == 2 && max(size[0], size[1]) <= 2048, "\(name): \(size)")
                     if size.count == 2 {

@@ -21,17 +21,17 @@ struct PhotoPDFTests {
     }
 
     /// The PDF's text as pdftotext reads it, every run of white space (a line broken in the PDF too) one space.
-    static func text(_ pdf: URL) throws -> String {
-        let text = String(decoding: try ExternalTool.run([try tool("pdftotext"), "-enc", "UTF-8", pdf.path, "-"]), as: UTF8.self)
+    static func text(_ pdf: URL) async throws -> String {
+        let text = String(decoding: try await ExternalTool.run([try tool("pdftotext"), "-enc", "UTF-8", pdf.path, "-"]), as: UTF8.self)
         return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// The mean colour (0–1 per channel) of a region of an image, by ImageMagick.
-    static func meanColour(_ image: URL, crop: (x: Int, y: Int, width: Int, height: Int)? = nil) throws -> [Double] {
+    static func meanColour(_ image: URL, crop: (x: Int, y: Int, width: Int, height: Int)? = nil) async throws -> [Double] {
         var arguments = ["convert", image.path]
         if let crop { arguments += ["-crop", "\(crop.width)x\(crop.height)+\(crop.x)+\(crop.y)", "+repage"] }
         arguments += ["-format", "%[fx:mean.r] %[fx:mean.g] %[fx:mean.b]", "info:"]
-        let output = String(decoding: try ExternalTool.run(arguments), as: UTF8.self)
+        let output = String(decoding: try await ExternalTool.run(arguments), as: UTF8.self)
         return output.split(separator: " ").compactMap { Double($0) }
     }
 
@@ -91,7 +91,7 @@ struct PhotoPDFTests {
         let folder = try TemporaryFolder()
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
-            let upload = try await server.upload(try TestPhoto.jpeg(in: folder.url, gps: nil), token: alice.token,
+            let upload = try await server.upload(try await TestPhoto.jpeg(in: folder.url, gps: nil), token: alice.token,
                                                  fields: Self.fields(title: "Field 7: north edge"))
             #expect(upload.status == .created, "\(upload.text)")
             let photo = try upload.decode(PhotoDTO.self)
@@ -107,7 +107,7 @@ struct PhotoPDFTests {
 
             let receipt = try PhotoReceipt(json: Data(try await server.send(.GET, "/api/v1/photos/\(photo.id)/receipt",
                                                                             headers: TestServer.bearer(alice.token)).body.readableBytesView))
-            let text = try Self.text(pdf)
+            let text = try await Self.text(pdf)
             // A long value may be broken over lines: compare without white space too.
             let joined = text.filter { !$0.isWhitespace }
             #expect(text.contains("Field 7: north edge"), "\(text)")
@@ -127,14 +127,14 @@ struct PhotoPDFTests {
             #expect(text.contains("Ljubljana"), "the nearest places of the gazetteer: \(text)")
 
             // The photo is embedded as a JPEG (its own bytes), not as re-encoded pixels.
-            let images = String(decoding: try ExternalTool.run([try Self.tool("pdfimages"), "-list", pdf.path]), as: UTF8.self)
+            let images = String(decoding: try await ExternalTool.run([try Self.tool("pdfimages"), "-list", pdf.path]), as: UTF8.self)
             let rows = images.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
             #expect(rows.count == 1 && rows.first?.contains("jpeg") == true && rows.first?.contains("1600") == true, "\(images)")
 
             // The page renders; where the photo is drawn it has the photo's colours: the mean of the
             // upper and of the lower part (the fixture is a navy-to-orange gradient from top to bottom).
             let prefix = folder.url.appendingPathComponent("page").path
-            try ExternalTool.run([try Self.tool("pdftoppm"), "-png", "-r", "50", "-f", "1", "-l", "1", "-singlefile", pdf.path, prefix])
+            try await ExternalTool.run([try Self.tool("pdftoppm"), "-png", "-r", "50", "-f", "1", "-l", "1", "-singlefile", pdf.path, prefix])
             let page = URL(fileURLWithPath: prefix + ".png")
             let large = folder.url.appendingPathComponent("large.jpg")
             try Data(try await server.send(.GET, "/api/v1/photos/\(photo.id)/image/large").body.readableBytesView).write(to: large)
@@ -143,13 +143,13 @@ struct PhotoPDFTests {
             for (part, top) in [("upper", 0.1), ("lower", 0.6)] {
                 let region = (x: Int((box.x + box.width * 0.1) * scale), y: Int((box.y + box.height * top) * scale),
                               width: Int(box.width * 0.8 * scale), height: Int(box.height * 0.3 * scale))
-                let drawn = try Self.meanColour(page, crop: region)
-                let original = try Self.meanColour(large, crop: (Int(Double(photo.width) * 0.1), Int(Double(photo.height) * top),
+                let drawn = try await Self.meanColour(page, crop: region)
+                let original = try await Self.meanColour(large, crop: (Int(Double(photo.width) * 0.1), Int(Double(photo.height) * top),
                                                                    Int(Double(photo.width) * 0.8), Int(Double(photo.height) * 0.3)))
                 #expect(Self.close(drawn, original, within: 0.05), "the \(part) part of the photo: \(drawn) drawn, \(original) in the image")
             }
             // And the margin beside it is white: the comparison above can fail.
-            #expect(Self.close(try Self.meanColour(page, crop: (2, 2, 20, 20)), [1, 1, 1], within: 0.01))
+            await #expect(Self.close(try Self.meanColour(page, crop: (2, 2, 20, 20)), [1, 1, 1], within: 0.01))
         }
     }
 
@@ -159,7 +159,7 @@ struct PhotoPDFTests {
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
             let bob = try await server.register("bob-\(UUID().uuidString.prefix(8).lowercased())")
-            let data = try TestPhoto.jpeg(in: folder.url, gps: nil)
+            let data = try await TestPhoto.jpeg(in: folder.url, gps: nil)
             let secret = try await server.upload(data, token: alice.token, fields: Self.fields(title: "Private field", visibility: "private"))
                 .decode(PhotoDTO.self)
             for headers in [TestServer.bearer(bob.token), HTTPHeaders()] {
@@ -184,7 +184,7 @@ struct PhotoPDFTests {
             #expect(seen.status == .ok)
             let pdf = folder.url.appendingPathComponent("open.pdf")
             try Data(seen.body.readableBytesView).write(to: pdf)
-            let text = try Self.text(pdf)
+            let text = try await Self.text(pdf)
             #expect(text.contains("Open field") && text.contains("46.051200"))
             #expect(!text.filter { !$0.isWhitespace }.contains(open.sha256), "no receipt for another account")
             #expect(text.contains("for the photo's owner and for officers"), "\(text)")
@@ -209,7 +209,7 @@ struct PhotoPDFTests {
             #expect(answer.status == .ok)
             let pdf = folder.url.appendingPathComponent("task.pdf")
             try Data(answer.body.readableBytesView).write(to: pdf)
-            let text = try Self.text(pdf)
+            let text = try await Self.text(pdf)
             // Its user has not opened it yet: it is new.
             #expect(text.contains("Field 17, north boundary (new, due 2026-07-01)"), "\(text)")
             #expect(text.filter { !$0.isWhitespace }.contains(photo.sha256), "the receipt, for the agency")
@@ -222,17 +222,17 @@ struct PhotoPDFTests {
         let folder = try TemporaryFolder()
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
-            let photo = try await server.upload(try TestPhoto.jpeg(in: folder.url, gps: nil), token: alice.token, fields: ["title": "Nowhere"])
+            let photo = try await server.upload(try await TestPhoto.jpeg(in: folder.url, gps: nil), token: alice.token, fields: ["title": "Nowhere"])
                 .decode(PhotoDTO.self)
             #expect(photo.latitude == nil)
             let answer = try await server.send(.GET, "/api/v1/photos/\(photo.id).pdf", headers: TestServer.bearer(alice.token))
             #expect(answer.status == .ok)
             let pdf = folder.url.appendingPathComponent("nowhere.pdf")
             try Data(answer.body.readableBytesView).write(to: pdf)
-            let text = try Self.text(pdf)
+            let text = try await Self.text(pdf)
             #expect(text.contains("Nowhere") && text.contains("No position"), "\(text)")
             #expect(!text.contains("Latitude"))
-            try ExternalTool.run([try Self.tool("pdftoppm"), "-png", "-r", "50", "-singlefile", pdf.path, folder.url.appendingPathComponent("nowhere").path])
+            try await ExternalTool.run([try Self.tool("pdftoppm"), "-png", "-r", "50", "-singlefile", pdf.path, folder.url.appendingPathComponent("nowhere").path])
         }
     }
 }

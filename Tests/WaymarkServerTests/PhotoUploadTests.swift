@@ -4,6 +4,7 @@ import Vapor
 import VaporTesting
 import WaymarkAPI
 import WaymarkCore
+import WaymarkTestSupport
 @testable import WaymarkServer
 
 /// A `multipart/form-data` body.
@@ -26,52 +27,33 @@ struct Multipart {
 
 /// Test photos made by tools nobody here wrote.
 enum TestPhoto {
-    static func run(_ arguments: [String]) throws {
+    static func run(_ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try await process.runToExit()
         guard process.terminationStatus == 0 else { throw TestPhotoError.failed(arguments.joined(separator: " ")) }
     }
 
-    static func output(_ arguments: [String], input: URL? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// ``output(_:input:)`` on a thread of its own: a tool that talks to the server under test must
-    /// not block one of the few threads that run the server's handlers.
-    static func outputOffPool(_ arguments: [String]) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try output(arguments) })
-            }
-        }
+    /// The tool's standard output (its failure is not an error: the callers read what it said).
+    static func output(_ arguments: [String]) async throws -> String {
+        String(decoding: try await ExternalTool.run(arguments, allowFailure: true), as: UTF8.self)
     }
 
     /// A 1600×1200 JPEG with a gradient, taken at `time` (EXIF, no zone), with GPS, a serial
     /// number and the given EXIF orientation.
-    static func jpeg(in folder: URL, orientation: Int = 1, time: String = "2024:06:01 10:11:12", gps: (Double, Double)? = (46.3833, 13.8367)) throws -> Data {
+    static func jpeg(in folder: URL, orientation: Int = 1, time: String = "2024:06:01 10:11:12", gps: (Double, Double)? = (46.3833, 13.8367)) async throws -> Data {
         let url = folder.appendingPathComponent("photo-\(UUID().uuidString).jpg")
-        try run(["convert", "-size", "1600x1200", "gradient:navy-orange", "-quality", "90", url.path])
+        try await run(["convert", "-size", "1600x1200", "gradient:navy-orange", "-quality", "90", url.path])
         var tags = ["exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=\(time)", "-Orientation=\(orientation)", "-n",
                     "-SerialNumber=SN-123456789", "-Make=TestCam", "-Model=Model X"]
         if let gps {
             tags += ["-GPSLatitude=\(abs(gps.0))", "-GPSLatitudeRef=\(gps.0 >= 0 ? "N" : "S")", "-GPSLongitude=\(abs(gps.1))",
                      "-GPSLongitudeRef=\(gps.1 >= 0 ? "E" : "W")"]
         }
-        try run(tags + [url.path])
+        try await run(tags + [url.path])
         return try Data(contentsOf: url)
     }
 }
@@ -110,7 +92,7 @@ struct PhotoUploadTests {
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
             let bob = try await server.register("bob-\(UUID().uuidString.prefix(8).lowercased())")
-            let data = try TestPhoto.jpeg(in: folder, orientation: 6)
+            let data = try await TestPhoto.jpeg(in: folder, orientation: 6)
             let response = try await server.upload(data, token: alice.token, fields: ["latitude": "-33.85", "longitude": "151.21", "accuracy": "4.5", "azimuth": "271"])
             #expect(response.status == .created, "\(response.text)")
             let photo = try response.decode(PhotoDTO.self)
@@ -140,11 +122,11 @@ struct PhotoUploadTests {
                     let etag = try #require(image.headers.first(name: .eTag))
                     let file = folder.appendingPathComponent("\(size).\(ext)")
                     try Data(image.body.readableBytesView).write(to: file)
-                    let tags = try TestPhoto.output(["exiftool", "-j", "-G1", "-a", "-EXIF:all", "-XMP:all", "-IPTC:all", "-MakerNotes:all", "-ICC_Profile:all", "-ImageSize", file.path])
+                    let tags = try await TestPhoto.output(["exiftool", "-j", "-G1", "-a", "-EXIF:all", "-XMP:all", "-IPTC:all", "-MakerNotes:all", "-ICC_Profile:all", "-ImageSize", file.path])
                     #expect(!tags.contains("GPS") && !tags.contains("SN-123456789") && !tags.contains("TestCam") && !tags.contains("ExifIFD"), "\(size): \(tags)")
-                    let fileType = try TestPhoto.output(["exiftool", "-s3", "-FileType", file.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+                    let fileType = try await TestPhoto.output(["exiftool", "-s3", "-FileType", file.path]).trimmingCharacters(in: .whitespacesAndNewlines)
                     #expect(ext == "webp" ? ["WEBP", "Extended WEBP"].contains(fileType) : fileType == "JPEG", "exiftool reads \(size) as \(fileType)")
-                    let dimensions = try TestPhoto.output(["exiftool", "-s3", "-ImageSize", file.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+                    let dimensions = try await TestPhoto.output(["exiftool", "-s3", "-ImageSize", file.path]).trimmingCharacters(in: .whitespacesAndNewlines)
                     if size == "thumb" {
                         #expect(dimensions == "256x256")
                     } else {
@@ -175,7 +157,7 @@ struct PhotoUploadTests {
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
             // Bytes of its own: on PostgreSQL the tests share a database, and a photo of the same
             // bytes from another test would keep that test's blob alive.
-            let data = try TestPhoto.jpeg(in: folder, time: "2023:02:03 04:05:06", gps: nil)
+            let data = try await TestPhoto.jpeg(in: folder, time: "2023:02:03 04:05:06", gps: nil)
             // -16:55 once brought the server down (schemathesis found it): Foundation traps when a
             // formatter is given a zone beyond ±14 h.
             let cases = [("2026-06-01T10:00:00+02:00", "PShare: 2026-06-01 10:00:00"),
@@ -214,7 +196,7 @@ struct PhotoUploadTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
-            let data = try TestPhoto.jpeg(in: folder)
+            let data = try await TestPhoto.jpeg(in: folder)
             let key = "upload-\(UUID().uuidString)"
             let first = try await server.upload(data, token: alice.token, idempotencyKey: key).decode(PhotoDTO.self)
             let retry = try await server.upload(data, token: alice.token, idempotencyKey: key)
@@ -222,6 +204,12 @@ struct PhotoUploadTests {
             #expect(try retry.decode(PhotoDTO.self).id == first.id, "the retry answers the stored photo")
             let blobs = server.blobFiles()
             #expect(blobs.count == 4, "the original and three derivatives: \(blobs)")
+            // Another photo under the same key is not a retry: refused, as every area refuses it, and nothing is stored.
+            let other = try await TestPhoto.jpeg(in: folder, time: "2024:06:03 09:00:00")
+            let reused = try await server.upload(other, token: alice.token, idempotencyKey: key)
+            #expect(reused.status == .conflict)
+            #expect(try reused.apiError().error == APIErrorCode.idempotencyKeyReused.rawValue)
+            #expect(server.blobFiles() == blobs, "the refused photo left no blob")
 
             let second = try await server.upload(data, token: alice.token).decode(PhotoDTO.self)
             #expect(second.id != first.id)
@@ -254,7 +242,7 @@ struct PhotoUploadTests {
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
             // Bytes of its own: PostgreSQL is shared with the other tests, and a photo of the same
             // bytes left there by one would count as a reference in another.
-            let data = try TestPhoto.jpeg(in: folder, time: "2024:06:02 08:00:00")
+            let data = try await TestPhoto.jpeg(in: folder, time: "2024:06:02 08:00:00")
             let first = try await server.upload(data, token: alice.token).decode(PhotoDTO.self).id
             let box = StatusBox()
             pausing.beforeNextInsert {
@@ -278,7 +266,7 @@ struct PhotoUploadTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
-            let good = try TestPhoto.jpeg(in: folder)
+            let good = try await TestPhoto.jpeg(in: folder)
 
             let text = try await server.upload(Data("Dear diary, today I walked.\n".utf8), token: alice.token, filename: "holiday.jpg")
             #expect(text.status == .unsupportedMediaType)
@@ -307,7 +295,7 @@ struct PhotoUploadTests {
             try handle.close()
             let port = try await server.startListening()
             for extra in [[], ["-H", "Transfer-Encoding: chunked"]] {
-                let status = try await TestPhoto.outputOffPool(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(alice.token)"]
+                let status = try await TestPhoto.output(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(alice.token)"]
                                                   + extra + ["-F", "photo=@\(big.path)", "http://127.0.0.1:\(port)/api/v1/photos"])
                 #expect(status == "413", "\(extra): \(status)")
             }
@@ -344,7 +332,7 @@ struct PhotoUploadTests {
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
             let bob = try await server.register("bob-\(UUID().uuidString.prefix(8).lowercased())")
             let place = (-41.0 - Double.random(in: 0..<5), -160.0 - Double.random(in: 0..<5))
-            let data = try TestPhoto.jpeg(in: folder, gps: place)
+            let data = try await TestPhoto.jpeg(in: folder, gps: place)
 
             let unconfirmed = try await server.upload(data, token: alice.token).decode(PhotoDTO.self)
             #expect(unconfirmed.latitude == nil, "a public photo's EXIF position needs its owner's consent")

@@ -15,12 +15,12 @@ struct ReceiptAPITests {
     static let script = packageRoot.appendingPathComponent("Tests/Reference/receipt_reference.py")
 
     /// What the reference script (PyNaCl, hashlib, node) says of a receipt.
-    static func reference(_ receipt: Data, image: Data, publicKey: String) throws -> [String: String] {
+    static func reference(_ receipt: Data, image: Data, publicKey: String) async throws -> [String: String] {
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent("receipt.json"), photo = folder.url.appendingPathComponent("photo.jpg")
         try receipt.write(to: file)
         try image.write(to: photo)
-        let output = try ExternalTool.run([try StandinVault.python(), script.path, file.path, "--image", photo.path, "--public-key", publicKey])
+        let output = try await ExternalTool.run([try StandinVault.python(), script.path, file.path, "--image", photo.path, "--public-key", publicKey])
         return try JSONDecoder().decode([String: String].self, from: output)
     }
 
@@ -37,7 +37,7 @@ struct ReceiptAPITests {
         let folder = try TemporaryFolder()
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
-            let data = try TestPhoto.jpeg(in: folder.url, gps: nil)
+            let data = try await TestPhoto.jpeg(in: folder.url, gps: nil)
             let fields = ["latitude": "46.0512", "longitude": "14.5061", "altitude": "301.5", "accuracy": "3.2", "azimuth": "271.25", "tilt": "-4.5",
                           "capturedAt": "2026-06-01T10:00:00.25+02:00", "title": "Field 7 north edge",
                           "centroid": #"{"latitude":46.05123,"longitude":14.50607,"samples":10}"#]
@@ -63,11 +63,11 @@ struct ReceiptAPITests {
             #expect(metadata.centroid == ReceiptMetadata.Centroid(latitude: 46.05123, longitude: 14.50607, samples: 10))
             #expect(abs(Self.instant(receipt.receivedAt) - photo.uploadedAt.timeIntervalSince1970) < 0.001, "\(receipt.receivedAt) vs \(photo.uploadedAt)")
 
-            let python = try Self.reference(body, image: data, publicKey: key)
+            let python = try await Self.reference(body, image: data, publicKey: key)
             #expect(python["signature"] == "ok" && python["metadata"] == "ok" && python["image"] == "ok" && python["key"] == "ok", "\(python)")
             var changed = data
             changed[changed.count / 2] ^= 0x01
-            #expect(try Self.reference(body, image: changed, publicKey: key)["image"] == "bad")
+            #expect(try await Self.reference(body, image: changed, publicKey: key)["image"] == "bad")
             #expect(!receipt.verify(image: changed, trustedKey: trusted).isValid)
 
             // A retry under the same key: the same photo, the same receipt, byte for byte.
@@ -101,7 +101,7 @@ struct ReceiptAPITests {
             let officer = try await server.register("officer-\(suffix)"), admin = try await server.register("admin-\(suffix)")
             _ = try await server.stores.accounts.setRole(.officer, username: "officer-\(suffix)")
             _ = try await server.stores.accounts.setRole(.admin, username: "admin-\(suffix)")
-            let data = try TestPhoto.jpeg(in: folder.url, gps: nil)
+            let data = try await TestPhoto.jpeg(in: folder.url, gps: nil)
             for visibility in ["public", "private"] {
                 let photo = try await server.upload(data, token: alice.token, fields: ["visibility": visibility]).decode(PhotoDTO.self)
                 let path = "/api/v1/photos/\(photo.id)/receipt"
@@ -143,7 +143,7 @@ struct ReceiptAPITests {
         let folder = try TemporaryFolder()
         let data = folder.url.appendingPathComponent("data")
         let file = data.appendingPathComponent("receipt-ed25519.key")
-        let photoData = try TestPhoto.jpeg(in: folder.url, gps: nil)
+        let photoData = try await TestPhoto.jpeg(in: folder.url, gps: nil)
         let (first, receipt) = try await withServer(database, dataDirectory: data) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
             let photo = try await server.upload(photoData, token: alice.token).decode(PhotoDTO.self)
@@ -195,7 +195,7 @@ struct ReceiptAPITests {
         let folder = try TemporaryFolder()
         try await withServer(database) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
-            let data = try TestPhoto.jpeg(in: folder.url, gps: nil)
+            let data = try await TestPhoto.jpeg(in: folder.url, gps: nil)
             let response = try await server.upload(data, token: alice.token, fields: ["centroid": #" {"samples": 1000, "latitude": -89.999999, "longitude": 179.5} "#])
             #expect(response.status == .created, "\(response.text)")
             let photo = try response.decode(PhotoDTO.self)

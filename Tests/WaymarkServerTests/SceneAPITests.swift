@@ -115,7 +115,7 @@ struct SceneAPITests {
             let alice = try await server.register(sceneUser("alice"))
             let here = somewhere()
             let good = try SceneImages.reference
-            let large = try TestPhoto.jpeg(in: folder)
+            let large = try await TestPhoto.jpeg(in: folder)
             let broken = large.prefix(large.count / 2)
             let attempts: [(image: Data, feet: Data, status: HTTPStatus, part: String)] = [
                 (good, Data(broken), .unprocessableEntity, "feetShot"),

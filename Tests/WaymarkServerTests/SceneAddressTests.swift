@@ -30,7 +30,7 @@ struct SceneAddressTests {
         let json = "[" + points.map { "[\($0.0), \($0.1)]" }.joined(separator: ",") + "]"
         let python = packageRoot.appendingPathComponent(".build-venv/tools/bin/python").path
         let script = "import json, sys, reverse_geocoder as rg; print(json.dumps(rg.search([tuple(p) for p in json.loads(sys.argv[1])], mode=1, verbose=False)))"
-        let output = try TestPhoto.output([python, "-c", script, json])
+        let output = try await TestPhoto.output([python, "-c", script, json])
         struct Found: Decodable { var lat: String; var lon: String; var name: String; var cc: String }
         let found = try JSONDecoder().decode([Found].self, from: Data(output.utf8))
         try #require(found.count == points.count, "reverse_geocoder answered: \(output.prefix(300))")

@@ -90,7 +90,7 @@ struct SkyTests {
             let python = packageRoot.appendingPathComponent(".build-venv/tools/bin/python").path
             try #require(FileManager.default.isExecutableFile(atPath: python), "\(python) is missing — run scripts/bootstrap")
             let script = packageRoot.appendingPathComponent("Tests/Reference/sgp4_reference.py").path
-            let output = try ExternalTool.run(["sh", "-c", #""$0" "$1" < "$2""#, python, script, input.path])
+            let output = try await ExternalTool.run(["sh", "-c", #""$0" "$1" < "$2""#, python, script, input.path])
             let answers = try #require(try JSONSerialization.jsonObject(with: output) as? [[String: Any]])
             let reference = try #require(answers.first)
             #expect(reference["error"] as? Int == 0)

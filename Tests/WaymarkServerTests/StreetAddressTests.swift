@@ -134,7 +134,7 @@ server.serve_forever()
 
     @Test("A geocoder nobody listens on: no street")
     func nobodyListens() async throws {
-        let port = try unusedLocalPort()
+        let port = await try unusedLocalPort()
         let streets = StreetAddresses(geocoder: try ServiceURL("http://127.0.0.1:\(port)"), http: HTTPClient.shared, logger: Logger(label: "test"))
         #expect(await streets.address(latitude: 49.2, longitude: 16.6, language: "en") == nil)
         #expect(await streets.address(latitude: 49.2, longitude: 16.6, language: "en") == nil)

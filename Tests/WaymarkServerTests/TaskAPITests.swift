@@ -46,14 +46,14 @@ extension TestServer {
 
 /// Small JPEGs, each different, made by ImageMagick.
 enum TaskPhoto {
-    static func jpeg(in folder: URL, _ colours: String) throws -> Data {
+    static func jpeg(in folder: URL, _ colours: String) async throws -> Data {
         let url = folder.appendingPathComponent("task-\(UUID().uuidString).jpg")
-        try TestPhoto.run(["convert", "-size", "320x240", "gradient:\(colours)", "-quality", "85", url.path])
+        try await TestPhoto.run(["convert", "-size", "320x240", "gradient:\(colours)", "-quality", "85", url.path])
         return try Data(contentsOf: url)
     }
 }
 
-func uniqueName(_ prefix: String) -> String { "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())" }
+func uniqueName(_ prefix: String) async -> String { "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())" }
 
 @Suite("Tasks of field inspection: officers hand them out, users fill and send them, the server keeps the rules")
 struct TaskAPITests {
@@ -275,7 +275,7 @@ struct TaskAPITests {
             let olga = try await server.officer(uniqueName("olga"))
             let ursa = try await server.register(uniqueName("ursa"))
             let task = try await server.createTask(olga.token, assignee: ursa.user.username).decode(TaskDTO.self)
-            let jpeg = try TaskPhoto.jpeg(in: folder, "green-white")
+            let jpeg = await try TaskPhoto.jpeg(in: folder, "green-white")
             let first = try await server.addTaskPhoto(task.id, jpeg, token: ursa.token, idempotencyKey: "evidence-1")
             #expect(first.status == .created, "\(first.text)")
             let retry = try await server.addTaskPhoto(task.id, jpeg, token: ursa.token, idempotencyKey: "evidence-1")
@@ -290,7 +290,7 @@ struct TaskAPITests {
             let other = try await server.createTask(olga.token, assignee: ursa.user.username).decode(TaskDTO.self)
             let reused = try await server.addTaskPhoto(other.id, jpeg, token: ursa.token, idempotencyKey: "evidence-1")
             #expect(try reused.status == .conflict && reused.apiError().error == "idempotency_key_reused", "\(reused.text)")
-            let standalone = try TaskPhoto.jpeg(in: folder, "blue-white")
+            let standalone = await try TaskPhoto.jpeg(in: folder, "blue-white")
             #expect(try await server.upload(standalone, token: ursa.token, idempotencyKey: "plain-1").status == .created)
             let plain = try await server.addTaskPhoto(other.id, standalone, token: ursa.token, idempotencyKey: "plain-1")
             #expect(try plain.status == .conflict && plain.apiError().error == "idempotency_key_reused", "a photo of its own is not taken into a task: \(plain.text)")
@@ -378,7 +378,7 @@ struct TaskAPITests {
             var outcomes = Set<[UInt]>()
             for round in 0..<8 {
                 let task = try await server.createTask(olga.token, assignee: ursa.user.username).decode(TaskDTO.self)
-                let jpeg = try TaskPhoto.jpeg(in: folder, round.isMultiple(of: 2) ? "olive-white" : "maroon-white")
+                let jpeg = await try TaskPhoto.jpeg(in: folder, round.isMultiple(of: 2) ? "olive-white" : "maroon-white")
                 let photo = try await server.addTaskPhoto(task.id, jpeg, token: ursa.token).decode(PhotoDTO.self)
                 let (send, delete) = try await withThrowingTaskGroup(of: (String, UInt).self) { group in
                     group.addTask { ("send", try await server.post("/api/v1/tasks/\(task.id)/send", ursa.token).status.code) }
@@ -425,5 +425,5 @@ struct TaskAPITests {
 /// Whether the photo area is told the photo is evidence (the tasks' registered claim).
 private func isEvidence(_ photo: UUID, on server: TestServer) async throws -> Bool {
     guard let sql = try server.app.serverDatabase.db as? any SQLDatabase else { throw PhotoStoreError.notSQL }
-    return try await SQLTaskStore.isSent(photoID: photo, on: sql, lock: false)
+    return try await SQLTaskStore(database: server.app.serverDatabase, clock: .system).isSent(photoID: photo, on: sql, lock: false)
 }

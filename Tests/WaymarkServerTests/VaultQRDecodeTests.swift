@@ -21,9 +21,9 @@ struct VaultQRDecodeTests {
     }
 
     /// A PNG of `payload` as qrencode makes it (8 px per module); `transparent`: on a transparent background.
-    static func png(_ folder: URL, _ payload: String, transparent: Bool = false) throws -> Data {
+    static func png(_ folder: URL, _ payload: String, transparent: Bool = false) async throws -> Data {
         let url = folder.appendingPathComponent("code-\(UUID().uuidString).png")
-        try ExternalTool.run(["qrencode", "-l", "Q", "-s", "8", "-m", "4"] + (transparent ? ["--background=FFFFFF00"] : []) + ["-o", url.path, payload])
+        try await ExternalTool.run(["qrencode", "-l", "Q", "-s", "8", "-m", "4"] + (transparent ? ["--background=FFFFFF00"] : []) + ["-o", url.path, payload])
         return try Data(contentsOf: url)
     }
 
@@ -31,7 +31,7 @@ struct VaultQRDecodeTests {
     func jpeg() async throws {
         let folder = makeTemporaryDirectory()
         let url = folder.appendingPathComponent("IMG_0001.JPG")
-        try ExternalTool.makeQRJPEG(url, payload: Self.login, width: 3000, height: 2000)
+        try await ExternalTool.makeQRJPEG(url, payload: Self.login, width: 3000, height: 2000)
         try await withServer(.sqlite) { server in
             let answer = try await Self.post(server, try Data(contentsOf: url))
             #expect(answer.status == .ok)
@@ -44,13 +44,13 @@ struct VaultQRDecodeTests {
     @Test("A PNG made by qrencode, on white or transparent, and the same code as WebP and HEIC read back through libvips")
     func otherFormats() async throws {
         let folder = makeTemporaryDirectory()
-        let png = try Self.png(folder, Self.login)
-        let transparent = try Self.png(folder, Self.login, transparent: true)
+        let png = await try Self.png(folder, Self.login)
+        let transparent = await try Self.png(folder, Self.login, transparent: true)
         let pngURL = folder.appendingPathComponent("code.png")
         try png.write(to: pngURL)
         let webp = folder.appendingPathComponent("code.webp"), heic = folder.appendingPathComponent("code.heic")
-        try ExternalTool.run([ExternalTool.imageMagick, pngURL.path, "-quality", "90", webp.path])
-        try ExternalTool.run(["heif-enc", "-q", "90", "-o", heic.path, pngURL.path])
+        try await ExternalTool.run([ExternalTool.imageMagick, pngURL.path, "-quality", "90", webp.path])
+        try await ExternalTool.run(["heif-enc", "-q", "90", "-o", heic.path, pngURL.path])
         try await withServer(.sqlite) { server in
             for (name, data, type) in [("PNG", png, "image/png"), ("transparent PNG", transparent, "image/png"),
                                        ("WebP", try Data(contentsOf: webp), "image/webp"), ("HEIC", try Data(contentsOf: heic), "image/heic"),
@@ -65,12 +65,12 @@ struct VaultQRDecodeTests {
     @Test("A photo with no code answers an empty list; two codes answer both")
     func noneAndTwo() async throws {
         let folder = makeTemporaryDirectory()
-        let plain = try TestPhoto.jpeg(in: folder)
+        let plain = try await TestPhoto.jpeg(in: folder)
         let first = folder.appendingPathComponent("first.png"), second = folder.appendingPathComponent("second.png")
-        try Self.png(folder, "https://example.org/one").write(to: first)
-        try Self.png(folder, "https://example.org/two").write(to: second)
+        await try Self.png(folder, "https://example.org/one").write(to: first)
+        await try Self.png(folder, "https://example.org/two").write(to: second)
         let both = folder.appendingPathComponent("both.png")
-        try ExternalTool.run([ExternalTool.imageMagick, first.path, second.path, "+append", both.path])
+        try await ExternalTool.run([ExternalTool.imageMagick, first.path, second.path, "+append", both.path])
         try await withServer(.sqlite) { server in
             let none = try await Self.post(server, plain)
             #expect(none.status == .ok)
@@ -84,7 +84,7 @@ struct VaultQRDecodeTests {
     @Test("Bytes that are no image are 415, a damaged image 422, another Content-Type 415 — each with the usual error body")
     func refusals() async throws {
         let folder = makeTemporaryDirectory()
-        let png = try Self.png(folder, Self.login)
+        let png = await try Self.png(folder, Self.login)
         var garbage = [UInt8](repeating: 0, count: 4096)
         for index in garbage.indices { garbage[index] = UInt8.random(in: 0...255) }
         try await withServer(.sqlite) { server in
@@ -114,7 +114,7 @@ struct VaultQRDecodeTests {
         try await withServer(.sqlite) { server in
             let port = try await server.startListening()
             func post(_ file: URL, _ extra: [String]) async throws -> String {
-                try await TestPhoto.outputOffPool(["curl", "-s", "-w", "\n%{http_code}", "-H", "Content-Type: image/jpeg"] + extra
+                try await TestPhoto.output(["curl", "-s", "-w", "\n%{http_code}", "-H", "Content-Type: image/jpeg"] + extra
                                                   + ["--data-binary", "@\(file.path)", "http://127.0.0.1:\(port)/api/v1/qr/decode"])
             }
             for extra in [[], ["-H", "Transfer-Encoding: chunked"]] {
@@ -162,7 +162,7 @@ struct VaultQRDecodeTests {
         let folder = makeTemporaryDirectory()
         let password = "Q/wdfbv67-\(UUID().uuidString)"
         let payload = #"{"PIA_URL": "https://mobile.data-vault.eu", "email": "user_b@ownyourdata.eu", "password": "\#(password)"}"#
-        let png = try Self.png(folder, payload)
+        let png = await try Self.png(folder, payload)
         let log = CapturedLog()
         try await withServer(.sqlite) { server in
             server.app.logger = log.logger()
@@ -181,7 +181,7 @@ struct VaultQRDecodeTests {
     @Test("No account is needed, but a write from another site's page is refused as everywhere")
     func crossSite() async throws {
         let folder = makeTemporaryDirectory()
-        let png = try Self.png(folder, "https://example.org")
+        let png = await try Self.png(folder, "https://example.org")
         try await withServer(.sqlite) { server in
             let answer = try await server.send(.POST, "/api/v1/qr/decode",
                                                headers: ["Content-Type": "image/png", "Origin": "https://evil.example", "Host": "127.0.0.1:8080"],

@@ -15,9 +15,9 @@ struct VaultSideFixesTests {
     func greyscale() async throws {
         let folder = makeTemporaryDirectory()
         let jpeg = folder.appendingPathComponent("bw.jpg"), png = folder.appendingPathComponent("grey.png")
-        try ExternalTool.run([ExternalTool.imageMagick, "-size", "640x480", "gradient:black-white", "-colorspace", "Gray", "-quality", "90", jpeg.path])
-        try ExternalTool.run(["qrencode", "-s", "8", "-o", png.path, "https://example.org/grey"])
-        try ExternalTool.run([ExternalTool.imageMagick, png.path, "-colorspace", "Gray", "-depth", "1", "-type", "Bilevel", png.path])
+        try await ExternalTool.run([ExternalTool.imageMagick, "-size", "640x480", "gradient:black-white", "-colorspace", "Gray", "-quality", "90", jpeg.path])
+        try await ExternalTool.run(["qrencode", "-s", "8", "-o", png.path, "https://example.org/grey"])
+        try await ExternalTool.run([ExternalTool.imageMagick, png.path, "-colorspace", "Gray", "-depth", "1", "-type", "Bilevel", png.path])
         try await withServer(.sqlite) { server in
             let alice = try await server.register("grey-\(UUID().uuidString.prefix(8).lowercased())")
             for (name, url) in [("IMG_0001.JPG", jpeg), ("code.png", png)] {
@@ -34,7 +34,7 @@ struct VaultSideFixesTests {
     @Test("A retry under a used Idempotency-Key is checked like the first request: a malformed one is refused, not answered with the photo")
     func retryIsChecked() async throws {
         let folder = makeTemporaryDirectory()
-        let data = try TestPhoto.jpeg(in: folder)
+        let data = try await TestPhoto.jpeg(in: folder)
         try await withServer(.sqlite) { server in
             let alice = try await server.register("retry-\(UUID().uuidString.prefix(8).lowercased())")
             let key = "upload-\(UUID().uuidString)"
@@ -55,7 +55,7 @@ struct VaultSideFixesTests {
     @Test("A field sent empty or null is refused by name, not taken for absent")
     func emptyAndNull() async throws {
         let folder = makeTemporaryDirectory()
-        let data = try TestPhoto.jpeg(in: folder)
+        let data = try await TestPhoto.jpeg(in: folder)
         try await withServer(.sqlite) { server in
             let alice = try await server.register("empty-\(UUID().uuidString.prefix(8).lowercased())")
             for fields in [["capturedAt": ""], ["latitude": "", "longitude": ""], ["azimuth": " "]] {

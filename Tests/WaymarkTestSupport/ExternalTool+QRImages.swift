@@ -3,19 +3,19 @@ import Foundation
 extension ExternalTool {
     /// A plain QR code (qrencode, level Q) centred on white, as a JPEG (ImageMagick) of exactly
     /// `width` × `height` pixels — a camera's thumbnail or preview of a photo of the code.
-    public static func makeQRJPEG(_ url: URL, payload: String, width: Int, height: Int, quality: Int = 90) throws {
+    public static func makeQRJPEG(_ url: URL, payload: String, width: Int, height: Int, quality: Int = 90) async throws {
         let png = url.deletingPathExtension().appendingPathExtension("qr.png")
         defer { try? FileManager.default.removeItem(at: png) }
-        try run(["qrencode", "-l", "Q", "-s", "8", "-m", "4", "-o", png.path, payload])
+        try await run(["qrencode", "-l", "Q", "-s", "8", "-m", "4", "-o", png.path, payload])
         let side = min(width, height)
-        try run([imageMagick, png.path, "-resize", "\(side)x\(side)", "-background", "white", "-gravity", "center",
+        try await run([imageMagick, png.path, "-resize", "\(side)x\(side)", "-background", "white", "-gravity", "center",
                  "-extent", "\(width)x\(height)", "-quality", "\(quality)", url.path])
     }
 
     /// Replaces a photo's embedded image with exiftool, e.g. `PreviewImage` of a CR2 or DNG, or a
     /// JPEG's `ThumbnailImage`.
-    public static func embed(_ image: URL, as tag: String, into photo: URL) throws {
-        try run(["exiftool", "-q", "-overwrite_original", "-\(tag)<=\(image.path)", photo.path])
+    public static func embed(_ image: URL, as tag: String, into photo: URL) async throws {
+        try await run(["exiftool", "-q", "-overwrite_original", "-\(tag)<=\(image.path)", photo.path])
     }
 
     /// ImageMagick's command: `magick` (7) when installed, else `convert` (6).

@@ -2,8 +2,8 @@ import Foundation
 
 extension ExternalTool {
     /// The warnings of `exiftool -validate` for a file (its summary line aside).
-    public static func validationWarnings(_ url: URL) throws -> Set<String> {
-        let output = String(decoding: try run(["exiftool", "-validate", "-warning", "-a", "-s", url.path]), as: UTF8.self)
+    public static func validationWarnings(_ url: URL) async throws -> Set<String> {
+        let output = await String(decoding: try run(["exiftool", "-validate", "-warning", "-a", "-s", url.path]), as: UTF8.self)
         return Set(output.split(separator: "\n").compactMap { line -> String? in
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == "Warning" else { return nil }
@@ -12,8 +12,8 @@ extension ExternalTool {
     }
 
     /// The GPS position exiv2's own CLI reads from a photo, signed degrees from its rationals.
-    public static func exiv2Position(_ url: URL) throws -> (latitude: Double, longitude: Double)? {
-        let output = String(decoding: try run(["exiv2", "-q", "-Pkv", "-g", "Exif.GPSInfo.GPSL", url.path], allowFailure: true), as: UTF8.self)
+    public static func exiv2Position(_ url: URL) async throws -> (latitude: Double, longitude: Double)? {
+        let output = await String(decoding: try run(["exiv2", "-q", "-Pkv", "-g", "Exif.GPSInfo.GPSL", url.path], allowFailure: true), as: UTF8.self)
         var values: [String: String] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)

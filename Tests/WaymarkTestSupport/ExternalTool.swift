@@ -10,37 +10,60 @@ public enum ExternalTool {
     }
 
     /// Runs a command found on PATH and returns its standard output; throws when it fails.
+    ///
+    /// Waits without holding a thread: the cooperative pool has one thread per core, and a test
+    /// blocked in `waitUntilExit` for a second of exiftool would stall every other test on it.
     @discardableResult
-    public static func run(_ arguments: [String], allowFailure: Bool = false) throws -> Data {
+    public static func run(_ arguments: [String], allowFailure: Bool = false) async throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
-        // stderr goes to a file so that a child filling it while we drain stdout cannot block.
-        let out = Pipe()
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        let err = try FileHandle(forWritingTo: errorFile)
-        defer { try? err.close() }
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let errors = (try? Data(contentsOf: errorFile)) ?? Data()
+        // Both outputs go to files, so that a child filling a pipe nobody drains cannot block.
+        let files = try OutputFiles()
+        process.standardOutput = files.stdout
+        process.standardError = files.stderr
+        try await process.runToExit()
+        let output = try files.read(files.stdoutURL)
         if process.terminationStatus != 0 && !allowFailure {
-            throw Failure(command: arguments, status: process.terminationStatus, stderr: String(decoding: errors, as: UTF8.self))
+            throw Failure(command: arguments, status: process.terminationStatus, stderr: String(decoding: try files.read(files.stderrURL), as: UTF8.self))
         }
         return output
     }
 
     /// Every tag exiftool reports for a file, as "Group:Tag" → value (numeric values with -n).
-    public static func exiftoolTags(_ url: URL) throws -> [String: String] {
-        let json = try run(["exiftool", "-j", "-a", "-G1", "-n", "-u", url.path])
+    public static func exiftoolTags(_ url: URL) async throws -> [String: String] {
+        let json = try await run(["exiftool", "-j", "-a", "-G1", "-n", "-u", url.path])
         let array = try JSONSerialization.jsonObject(with: json) as? [[String: Any]]
         var tags: [String: String] = [:]
         for (key, value) in array?.first ?? [:] { tags[key] = "\(value)" }
         return tags
+    }
+}
+
+/// Two temporary files that receive a child's standard output and error, removed with this.
+public final class OutputFiles {
+    public let stdoutURL: URL, stderrURL: URL
+    public let stdout: FileHandle, stderr: FileHandle
+
+    public init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-out-\(UUID().uuidString)")
+        stdoutURL = base.appendingPathExtension("out")
+        stderrURL = base.appendingPathExtension("err")
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        stdout = try FileHandle(forWritingTo: stdoutURL)
+        stderr = try FileHandle(forWritingTo: stderrURL)
+    }
+
+    public func read(_ url: URL) throws -> Data {
+        try Data(contentsOf: url)
+    }
+
+    deinit {
+        try? stdout.close()
+        try? stderr.close()
+        try? FileManager.default.removeItem(at: stdoutURL)
+        try? FileManager.default.removeItem(at: stderrURL)
     }
 }
 

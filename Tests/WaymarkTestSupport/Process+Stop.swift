@@ -15,6 +15,20 @@ import Foundation
 /// reported exit 0. So: only signal a process Foundation still reports as running, and wait by
 /// polling `isRunning`, which works on any thread, an async test's included.
 extension Process {
+    /// Starts the process and waits until it has exited, without holding a thread while it runs
+    /// (Foundation calls the termination handler once it has reaped the child).
+    public func runToExit() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            terminationHandler = { _ in continuation.resume() }
+            do {
+                try run()
+            } catch {
+                terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
     /// Sends `signal` if it is still running, waits up to `grace` seconds, then SIGKILL and waits again.
     public func stop(_ signal: Int32 = SIGTERM, grace: TimeInterval = 5) {
         guard isRunning else { return }

@@ -50,8 +50,8 @@ public final class ScriptedServer {
 }
 
 /// A TCP port on 127.0.0.1 that nothing listens on right now (the kernel's choice).
-public func unusedLocalPort() throws -> Int {
-    let text = String(decoding: try ExternalTool.run(["python3", "-c",
+public func unusedLocalPort() async throws -> Int {
+    let text = String(decoding: try await ExternalTool.run(["python3", "-c",
         "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"]), as: UTF8.self)
     guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw CocoaError(.fileReadCorruptFile) }
     return port

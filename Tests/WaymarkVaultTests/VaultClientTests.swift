@@ -32,7 +32,7 @@ import WaymarkTestSupport
     }
 
     @Test func aClosedPortIsUnreachable() async throws {
-        let port = try unusedLocalPort()
+        let port = try await unusedLocalPort()
         let client = VaultClient(vault: try #require(URL(string: "http://127.0.0.1:\(port)")), timeout: .seconds(5))
         await #expect {
             try await client.signIn(StandinVault.userA)

@@ -111,7 +111,7 @@ import WaymarkTestSupport
     }
 
     @Test func anUnreachableVaultKeepsEverythingAndSaysSo() async throws {
-        let port = try unusedLocalPort()
+        let port = try await unusedLocalPort()
         let client = VaultClient(vault: try #require(URL(string: "http://127.0.0.1:\(port)")), timeout: .seconds(5))
         let (cache, folder) = try temporaryCache()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -101,7 +101,7 @@ import WaymarkTestSupport
         #expect(VaultRecord(fix: Fix(latitude: 46, longitude: 14, time: t)).speed == nil)
     }
 
-    @Test func aRealGPXTrackGivesOneRecordPerFixWithSpeedsAndHeadingsAsGpxpyComputesThem() throws {
+    @Test func aRealGPXTrackGivesOneRecordPerFixWithSpeedsAndHeadingsAsGpxpyComputesThem() async throws {
         let url = Fixtures.url("tracks/around-visnjan-with-car.gpx")
         let tracks = try TrackFile.read(contentsOf: url)
         let fixes = try #require(tracks.first?.fixes)
@@ -123,7 +123,7 @@ import WaymarkTestSupport
                 out.append([d, d / dt, gpxpy.geo.get_course(a.latitude, a.longitude, b.latitude, b.longitude, loxodromic=False)])
             print(json.dumps(out))
             """
-        let output = try ExternalTool.run([try StandinVault.python(), "-c", script, url.path])
+        let output = try await ExternalTool.run([try StandinVault.python(), "-c", script, url.path])
         let reference = try #require(try JSONSerialization.jsonObject(with: output) as? [[Double]])
         #expect(reference.count == records.count - 1)
         var compared = 0

@@ -43,9 +43,9 @@ public struct ServerConfiguration: Sendable {
         ConnectionLimits(total: maxConnections ?? ConnectionLimits.total(fitting: ConnectionLimits.openFileLimit()),
                          perAddress: maxConnectionsPerAddress)
     }
-    /// Also serve `POST /bench/floor`, one unsigned INSERT per request, the floor that
-    /// `make bench` compares the route API with (`waymark serve --bench-floor`, hidden). Never in production.
-    public var benchFloor = false
+    /// Print where Vapor's server listens behind the connection gate, so that `make bench` can
+    /// measure the gate's own cost (`waymark-load serve`). Never in production.
+    @_spi(Bench) public var announcesUpstream = false
     /// Whether anyone may create an account (`POST /api/v1/accounts`); `--registration closed` turns it off.
     public var registrationOpen = true
     /// The web app to serve beside the API, or `nil` for the API alone.

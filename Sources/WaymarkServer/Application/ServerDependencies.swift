@@ -3,7 +3,7 @@ import Vapor
 import WaymarkCore
 import WaymarkMedia
 
-/// The stores the server's areas work on. ``ServerDependencies`` makes them; tests swap any one.
+/// The stores the server's areas (``ServerArea``) work on, one or more each. ``ServerDependencies`` makes them; tests swap any one.
 struct ServerStores: Sendable {
     var routes: any RouteStore
     var consumers: any ConsumerStore
@@ -11,6 +11,9 @@ struct ServerStores: Sendable {
     var accounts: any AccountStore
     var sessions: any SessionStore
     var photos: any PhotoStore
+    var tasks: any TaskStore
+    var paths: any FieldPathStore
+    var scenes: any SceneStore
 
     /// Every store on the server's Fluent database (SQLite or PostgreSQL).
     static func fluent(_ database: ServerDatabase, clock: WallClock) -> ServerStores {
@@ -20,7 +23,10 @@ struct ServerStores: Sendable {
             nonces: FluentNonceStore(database: database),
             accounts: FluentAccountStore(database: database),
             sessions: FluentSessionStore(database: database),
-            photos: SQLPhotoStore(database: database, clock: clock)
+            photos: SQLPhotoStore(database: database, clock: clock),
+            tasks: SQLTaskStore(database: database, clock: clock),
+            paths: SQLFieldPathStore(database: database),
+            scenes: SQLSceneStore(database: database)
         )
     }
 }
@@ -34,6 +40,12 @@ public struct ServerDependencies: Sendable {
     public var passwordCost: PasswordHash.Cost = .interactive
     /// Makes the stores once the database is set up; the default puts them all on it.
     var makeStores: @Sendable (ServerDatabase, WallClock) -> ServerStores = { ServerStores.fluent($0, clock: $1) }
+    /// The areas the server is composed of (``serverAreas``); their migrations make the schema.
+    var areas: [any ServerArea] = serverAreas
+    /// Routes added beside the contract's, outside `/api/` and `/route`: the floor endpoint of
+    /// `waymark-load serve` (BenchHooks.swift). Each is given the application, configured and
+    /// migrated, before the route table is checked.
+    @_spi(Bench) public var extraRoutes: [@Sendable (Application) async throws -> Void] = []
 
     public init(clock: WallClock = .system, passwordCost: PasswordHash.Cost = .interactive) {
         self.clock = clock

@@ -36,13 +36,14 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     app.routes.defaultMaxBodySize = ByteCount(value: ServerConfiguration.maxBodySize)
     // The connections held open at once are bounded by the gate in front of Vapor's server, which
     // also says when a client has gone (#34).
-    app.servers.use(.gated(configuration.connectionLimits, exempt: configuration.trustedProxies, announcesUpstream: configuration.benchFloor))
+    app.servers.use(.gated(configuration.connectionLimits, exempt: configuration.trustedProxies, announcesUpstream: configuration.announcesUpstream))
 
     if configuration.tls != .off {
         try configureTLS(app, configuration, clock: dependencies.clock)
     }
 
-    try await app.useDatabase(configuration)
+    let areas = dependencies.areas
+    try await app.useDatabase(configuration, migrations: areas.flatMap(\.migrations))
     try await app.migrateDatabase()
 
     let clock = dependencies.clock
@@ -79,83 +80,33 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     // The contract's files merged once (DESIGN §3.3), for /openapi.yaml and the route table: a
     // broken contract stops the server here.
     let document = try APIContract.merged()
-    let contract = try APIContract.yaml(of: document)
     // Every handler is bound to an operation of the contract, on the group that authenticates
     // what the operation's security asks for; the route API adds its signed groups itself.
     let sessions = app.routes.grouped(BearerTokenAuthenticator(service: accounts), SessionCookieAuthenticator(service: accounts))
     let routes = ContractRoutes(try APIContract.operations(in: document),
                                 groups: [.anyone: app.routes, .optionalSession: sessions, .session: sessions.grouped(SignedInUser.required)])
 
-    routes.on("health") { _ in
-        Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: #"{"status":"ok"}"#))
-    }
-    let webConfig = WebAppConfig(tiles: configuration.tiles, terrainTiles: configuration.terrainTiles, satelliteTiles: configuration.satelliteTiles,
-                                 vaults: configuration.vaults.map(\.url), sky: configuration.orbitData != nil,
-                                 pairing: configuration.pairAddress.map { .init(pairAddress: $0, secureAddress: configuration.address) })
-    routes.on("webAppConfig") { _ in
-        try Response.json(webConfig)
-    }
-    if configuration.tls == .off {
-        // Nothing to trust without TLS: /pair says how HTTPS is turned on (the web app's warning
-        // on an insecure page links here). With TLS on it is served on the plain-HTTP port.
-        routes.on("pairingPage") { request in
-            PairingPage(httpsAddress: nil, authorityDER: nil).response(for: request)
-        }
-    } else {
-        routes.servedElsewhere("pairingPage")
-    }
-    routes.on("openAPIDocument") { _ in
-        Response(status: .ok, headers: ["Content-Type": "application/yaml; charset=utf-8"], body: .init(string: contract))
-    }
-
-    if let orbits = configuration.orbitData {
-        // One line at start; a warning when broken entries were skipped, naming their files.
-        var metadata: Logger.Metadata = [
-            "satellites": "\(orbits.catalogue.satellites.count)",
-            "files": "\(orbits.files.count)",
-            "brokenEntriesSkipped": "\(orbits.brokenEntries)",
-            "otherSatellitesLeftOut": "\(orbits.files.reduce(0) { $0 + $1.otherSatellites })",
-        ]
-        if orbits.brokenEntries > 0 {
-            metadata["brokenEntriesIn"] = "\(orbits.files.filter { $0.brokenEntries > 0 }.map { "\($0.path) (\($0.brokenEntries))" }.joined(separator: ", "))"
-        }
-        app.logger.log(level: orbits.brokenEntries > 0 ? .warning : .notice, "orbit data loaded", metadata: metadata)
-    }
-
-    // Routes: signed requests (DESIGN §3.3).
-    let signature = SignatureAuthenticator(consumers: stores.consumers, nonces: stores.nonces, clock: clock)
-    RouteController(store: stores.routes).register(on: routes, app: app.routes, signature: signature)
-
-    // Accounts and devices (§3.5): a session token by header or cookie.
-    AccountController(service: accounts, throttle: SignInThrottle(), registrationOpen: configuration.registrationOpen).register(on: routes)
-    KeyController(consumers: stores.consumers, clock: clock).register(on: routes)
-
-    // Photos and places (§3.6, §3.7): browsing needs no account.
+    // The photo area's service, which other areas build on (tasks' evidence, scenes' images,
+    // receipts), is made before any area registers.
     let uploader = PhotoUploader(photos: stores.photos, blobs: blobs, media: media, clock: clock, locks: BlobLocks())
     let gazetteer = GazetteerLoader.fromEnvironment(logger: app.logger)
     // The receipt signing key (made on the first start) also keys the lists' cursors.
     let directory = configuration.dataDirectory, logger = app.logger
     let receiptKey = try await media.runIfActive { try ReceiptKeyFile.loadOrCreate(in: directory, logger: logger) }
-    let photos = PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader, gazetteer: gazetteer,
-                                 cursors: CursorSeal(deriving: receiptKey.privateKey.rawRepresentation))
-    photos.register(on: routes)
+    let photos = PhotoService(PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader, gazetteer: gazetteer,
+                                              cursors: CursorSeal(deriving: receiptKey.privateKey.rawRepresentation)))
 
-    // Receipts, field inspection (§3.10) and rephotography (§3.9), each in its own folder.
-    let areas = AreaContext(app: app, configuration: configuration, clock: clock, routes: routes,
-                            stores: stores, blobs: blobs, media: media, photos: PhotoService(photos), gazetteer: gazetteer, receiptKey: receiptKey)
-    try await ReceiptArea.register(areas)
-    try await TaskArea.register(areas)
-    try await FieldPathArea.register(areas)
-    try await SceneArea.register(areas)
+    // Every area binds the operations of its own contract file, in the schema's order.
+    var context = AreaContext(app: app, configuration: configuration, clock: clock, routes: routes, contract: try APIContract.yaml(of: document),
+                              stores: stores, accounts: accounts, blobs: blobs, media: media, qrDecoding: qrDecoding, photos: photos,
+                              gazetteer: gazetteer, receiptKey: receiptKey)
+    for area in areas {
+        context.routes = routes.area(area.contract, operations: try APIContract.operationIDs(inFile: area.contract))
+        try await area.register(context)
+    }
 
-    // The /vault page's QR sign-in from a photo (§3.11): no account, nothing stored.
-    QRDecodeController(media: qrDecoding).register(on: routes)
-
-    // The /sky page's satellites (#15): no account, nothing stored.
-    SkyController(orbits: configuration.orbitData, clock: clock).register(on: routes)
-
-    if configuration.benchFloor {
-        try await BenchFloor.register(on: app)
+    for routes in dependencies.extraRoutes {
+        try await routes(app)
     }
     // An operation without a handler, or an API route outside the contract, stops the server.
     try routes.verify(app.routes)

@@ -35,30 +35,25 @@ struct FieldPathController: Sendable {
     @Sendable func create(_ request: Request) async throws -> Response {
         let owner = try request.auth.require(SignedInUser.self).account.id
         let key = try IdempotencyKey.of(request)
+        let write = try await IdempotentWrite(key: key) { try await store.path(owner: owner, idempotencyKey: $0) }
         let body = request.body.data.map { Data($0.readableBytesView) } ?? Data()
         // A day's walk is 86,400 points: decoding and measuring them is not for the event loop.
+        // A retry is checked as the first request was: a malformed one is refused here.
         let prepared = try await request.application.threadPool.runIfActive { try Self.prepare(body) }
-        if let key, let earlier = try await store.path(owner: owner, idempotencyKey: key) {
-            // A retry is checked as the first request was (a malformed one is refused above),
-            // then answered with the path stored the first time.
-            return try Self.created(try Self.same(earlier, prepared))
-        }
-        let path = StoredFieldPath(
-            id: UUID(), ownerID: owner, name: prepared.name, pointCount: prepared.count,
-            area: prepared.measurement.polygon?.area, perimeter: prepared.measurement.polygon?.perimeter,
-            length: prepared.measurement.length, startedAt: prepared.startedAt, endedAt: prepared.endedAt,
-            createdAt: clock.now(), idempotencyKey: key, points: prepared.points)
-        do {
+        let outcome = try await write.answer(
+            sameRequest: { $0.name == prepared.name && $0.points == prepared.points },
+            reused: APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for another path; send a new path under a new key.")
+        ) {
+            let path = StoredFieldPath(
+                id: UUID(), ownerID: owner, name: prepared.name, pointCount: prepared.count,
+                area: prepared.measurement.polygon?.area, perimeter: prepared.measurement.polygon?.perimeter,
+                length: prepared.measurement.length, startedAt: prepared.startedAt, endedAt: prepared.endedAt,
+                createdAt: clock.now(), idempotencyKey: key, points: prepared.points)
             try await store.insert(path)
-        } catch {
-            // Two sends of one key at once: the other one stored it.
-            if let key, let first = try await store.path(owner: owner, idempotencyKey: key) {
-                return try Self.created(try Self.same(first, prepared))
-            }
-            throw error
+            request.logger.info("field path stored", metadata: ["path": "\(path.id)", "points": "\(path.pointCount)"])
+            return path
         }
-        request.logger.info("field path stored", metadata: ["path": "\(path.id)", "points": "\(path.pointCount)"])
-        return try Self.created(path)
+        return try Self.created(outcome.made)
     }
 
     @Sendable func list(_ request: Request) async throws -> Response {
@@ -126,15 +121,6 @@ struct FieldPathController: Sendable {
             FieldPath.Point(latitude: row[0] ?? .nan, longitude: row[1] ?? .nan, altitude: row[2],
                             time: Date(timeIntervalSince1970: row[3] ?? .nan))
         }
-    }
-
-    /// The path stored under a key, if the request under the same key sent the same path.
-    static func same(_ stored: StoredFieldPath, _ prepared: Prepared) throws -> StoredFieldPath {
-        guard stored.name == prepared.name, stored.points == prepared.points else {
-            throw APIError(.conflict, .idempotencyKeyReused,
-                           "This Idempotency-Key was used for another path; send a new path under a new key.")
-        }
-        return stored
     }
 
     static func created(_ path: StoredFieldPath) throws -> Response {

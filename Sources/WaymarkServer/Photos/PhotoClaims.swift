@@ -15,15 +15,26 @@ final class PhotoClaims: Sendable {
     typealias Evidence = @Sendable (_ photo: UUID, _ sql: any SQLDatabase, _ lock: Bool) async throws -> Bool
     /// Whether officers and admins may see `photo` although it is private.
     typealias StaffView = @Sendable (_ photo: UUID, _ sql: any SQLDatabase) async throws -> Bool
+    /// The inspection task a photo belongs to, for its PDF.
+    typealias TaskOf = @Sendable (_ photo: UUID) async throws -> TaskRecord?
 
-    private let checks = NIOLockedValueBox<(evidence: [Evidence], staff: [StaffView])>(([], []))
+    private let checks = NIOLockedValueBox<(evidence: [Evidence], staff: [StaffView], task: [TaskOf])>(([], [], []))
 
     /// Adds an area's checks.
-    func use(evidence: @escaping Evidence, staffMaySee: @escaping StaffView) {
+    func use(evidence: @escaping Evidence, staffMaySee: @escaping StaffView, task: @escaping TaskOf) {
         checks.withLockedValue {
             $0.evidence.append(evidence)
             $0.staff.append(staffMaySee)
+            $0.task.append(task)
         }
+    }
+
+    /// The task `photo` belongs to, if an area says it belongs to one.
+    func task(of photo: UUID) async throws -> TaskRecord? {
+        for lookup in checks.withLockedValue({ $0.task }) {
+            if let task = try await lookup(photo) { return task }
+        }
+        return nil
     }
 
     /// Whether any area holds `photo` as evidence.

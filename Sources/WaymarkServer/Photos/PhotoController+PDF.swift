@@ -26,8 +26,7 @@ extension PhotoController {
         var task: TaskRecord?
         var receipt = PhotoReport.Receipt.notForViewer
         if privileged {
-            let tasks = SQLTaskStore(database: database, clock: .system)
-            if let link = try await tasks.link(photo: photo.id) { task = try await tasks.task(id: link.task) }
+            task = try await claims.task(of: photo.id)
             receipt = try await photos.receipt(of: photo.id).map { .shown($0) } ?? .none
         }
         let places: [PhotoReport.NearbyPlace]? = if let place = photo.place, let gazetteer = await gazetteer.gazetteer() {

@@ -42,7 +42,7 @@ extension PhotoController {
     func acceptUpload(_ request: Request, fields extra: (PhotoFields, [String: String]) throws -> PhotoFields) async throws -> Photo {
         let user = try request.auth.require(SignedInUser.self)
         let key = try IdempotencyKey.of(request)
-        let earlier = if let key { try await photos.photo(owner: user.account.id, idempotencyKey: key) } else { Photo?.none }
+        let write = try await IdempotentWrite(key: key) { try await photos.photo(owner: user.account.id, idempotencyKey: $0) }
         let temporary = try blobs.makeTemporaryFile()
         do {
             let upload: MultipartUpload
@@ -60,23 +60,20 @@ extension PhotoController {
             } catch let problem as UploadProblem {
                 throw Self.error(problem)
             }
-            if let earlier {
-                // A retry: the photo was stored. The request is checked as the first one was (a
-                // malformed one is refused, not answered with the photo), then answered again.
-                try? FileManager.default.removeItem(at: temporary)
-                return earlier
+            // A retry was checked as the first request was (a malformed one is refused, not
+            // answered with the photo), and sends the same file.
+            let outcome = try await write.answer(sameRequest: { $0.sha256 == file.sha256 }, reused: Self.error(.idempotencyKeyReused)) {
+                let photo: Photo
+                do {
+                    photo = try await uploader.store(file, fields: fields, owner: user.account.id, idempotencyKey: key)
+                } catch let problem as UploadProblem {
+                    throw Self.error(problem)
+                }
+                request.logger.info("photo stored", metadata: ["photo": "\(photo.id)", "bytes": "\(photo.bytes)"])
+                return photo
             }
-            var photo: Photo
-            do {
-                photo = try await uploader.store(file, fields: fields, owner: user.account.id, idempotencyKey: key)
-            } catch let problem as UploadProblem {
-                throw Self.error(problem)
-            }
-            request.logger.info("photo stored", metadata: ["photo": "\(photo.id)", "bytes": "\(photo.bytes)"])
-            if let key, let first = try await photos.photo(owner: user.account.id, idempotencyKey: key), first.id != photo.id {
-                photo = first
-            }
-            return photo
+            try? FileManager.default.removeItem(at: temporary)
+            return outcome.made
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw error

@@ -15,6 +15,11 @@ struct PhotoService: Sendable {
         self.area = area
     }
 
+    /// Binds the photo area's own handlers (``PhotoArea``).
+    func register(on routes: ContractRoutes) {
+        area.register(on: routes)
+    }
+
     /// What other areas hold on photos: evidence, and what officers may see.
     var claims: PhotoClaims { area.claims }
     /// Photos whose visibility follows another's.

@@ -167,10 +167,8 @@ struct PhotoUploader: Sendable {
                 do {
                     try await photos.insert([photo])
                 } catch {
-                    // A concurrent retry with the same key stored it first: answer that one.
-                    if let idempotencyKey, let first = try await photos.photo(owner: owner, idempotencyKey: idempotencyKey) {
-                        return first
-                    }
+                    // Refused (a concurrent retry under the same key stored its photo first, which
+                    // the caller's IdempotentWrite answers): the blob goes unless that photo has it.
                     if try await photos.references(sha256: sha) == 0 { try? blobs.delete(sha256: sha) }
                     throw error
                 }

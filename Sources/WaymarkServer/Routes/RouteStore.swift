@@ -72,31 +72,53 @@ struct FluentRouteStore: RouteStore {
         }
         let pendingNonce = nonce?.unrecorded
         // No look for an earlier record first: a retry is rare, and the unique (consumer, key)
-        // index refuses its record, which rolls everything back; it is then answered below.
+        // index refuses its record, which rolls everything back; it is then answered from the
+        // record. Everything was rolled back, the nonce too, so SignatureAuthenticator records it
+        // afterwards (and refuses the request if the nonce was a replay).
+        let write = try await IdempotentWrite(key: idempotencyKey, lookFirst: false) { key in
+            try await self.record(consumerID: consumerID, key: key).map(Answered.init)
+        }
         do {
-            if let sql = try database.db as? any SQLDatabase, sql.dialect.name == "postgresql" {
-                try await Self.insertInOneStatement(on: sql, nonce: pendingNonce, record: record, route: model)
-            } else {
-                try await database.transaction { transaction in
-                    // The request's nonce first: a replay fails here, before anything else is written.
-                    try await pendingNonce?.model.create(on: transaction)
-                    // Then the record, so that a concurrent twin fails on the unique (consumer, key) index.
-                    try await record?.create(on: transaction)
-                    try await model.create(on: transaction)
+            let outcome = try await write.answer(sameRequest: { $0.requestHash == contentHash }, reused: KeyReused()) {
+                if let sql = try database.db as? any SQLDatabase, sql.dialect.name == "postgresql" {
+                    try await Self.insertInOneStatement(on: sql, nonce: pendingNonce, record: record, route: model)
+                } else {
+                    try await database.transaction { transaction in
+                        // The request's nonce first: a replay fails here, before anything else is written.
+                        try await pendingNonce?.model.create(on: transaction)
+                        // Then the record, so that a concurrent twin fails on the unique (consumer, key) index.
+                        try await record?.create(on: transaction)
+                        try await model.create(on: transaction)
+                    }
                 }
+                if pendingNonce != nil { nonce?.markRecorded() }
+                return Answered(route: created, requestHash: contentHash)
             }
-            if pendingNonce != nil { nonce?.markRecorded() }
-            return .created(created)
-        } catch {
-            // A retry, or a lost race with a request under the same key: answer what the first
-            // one stored. Everything was rolled back, the nonce too, so SignatureAuthenticator
-            // records it afterwards (and refuses the request if the nonce was a replay).
-            if let key = idempotencyKey, let earlier = try await self.record(consumerID: consumerID, key: key) {
-                return outcome(of: earlier, contentHash: contentHash)
+            switch outcome {
+            case .created(let answered): return .created(answered.route)
+            case .repeated(let answered): return .repeated(answered.route)
             }
-            throw error
+        } catch is KeyReused {
+            return .keyReused
         }
     }
+
+    /// What a key's record answers: the route and the hash of the request that made it.
+    private struct Answered: Sendable {
+        var route: RouteCreated
+        var requestHash: String
+
+        init(route: RouteCreated, requestHash: String) {
+            self.route = route
+            self.requestHash = requestHash
+        }
+
+        init(_ record: IdempotencyRecord) {
+            self.init(route: RouteCreated(routeID: record.routeID, creationTime: Int(record.creationTime)), requestHash: record.requestHash)
+        }
+    }
+
+    private struct KeyReused: Error {}
 
     /// PostgreSQL: the nonce, the idempotency record and the route in one statement (INSERTs in
     /// data-modifying WITH clauses), which commits or fails as a whole without BEGIN and
@@ -148,11 +170,6 @@ struct FluentRouteStore: RouteStore {
             .filter(\.$consumerID == consumerID)
             .filter(\.$key == key)
             .first()
-    }
-
-    private func outcome(of record: IdempotencyRecord, contentHash: String) -> CreateOutcome {
-        guard record.requestHash == contentHash else { return .keyReused }
-        return .repeated(RouteCreated(routeID: record.routeID, creationTime: Int(record.creationTime)))
     }
 }
 

@@ -10,7 +10,7 @@ extension SceneController {
     @Sendable func create(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self).account.id
         let key = try IdempotencyKey.of(request)
-        let earlier = if let key { try await scenes.scene(owner: user, idempotencyKey: key) } else { Scene?.none }
+        let write = try await IdempotentWrite(key: key) { try await scenes.scene(owner: user, idempotencyKey: $0) }
         let temporary = ["image": try photos.makeTemporaryFile(), "feetShot": try photos.makeTemporaryFile()]
         // A temporary file is gone once adopted as a blob; any other is removed here.
         defer { for url in temporary.values { try? FileManager.default.removeItem(at: url) } }
@@ -22,44 +22,46 @@ extension SceneController {
             throw APIError.badRequest(.invalidMetadata, problem.reason)
         }
         let image = try Self.file(upload, "image"), feetShot = try Self.file(upload, "feetShot")
-        if let earlier {
-            // A retry: the scene was stored. The request was checked as the first one was (a
-            // malformed one is refused, not answered with the scene), then answered again.
-            return try await created(earlier, viewer: user)
-        }
-        let place = Place(latitude: metadata.latitude ?? 0, longitude: metadata.longitude ?? 0, accuracy: metadata.accuracy)
-        var fields = try PhotoFields([:])
-        fields.title = metadata.name
-        fields.capturedAt = metadata.capturedAt
-        fields.capturedAtOffset = metadata.capturedAtOffset
-        fields.place = place
-        fields.azimuth = metadata.heading
-        let reference = try await store(image, part: "image", fields: fields, owner: user)
-        var feetFields = try PhotoFields([:])
-        feetFields.place = place
-        let feet: Photo
-        do {
-            feet = try await store(feetShot, part: "feetShot", fields: feetFields, owner: user)
-        } catch {
-            try await discard(reference)
-            throw error
-        }
-        let scene = Scene(id: UUID(), ownerID: user, name: metadata.name, referencePhotoID: reference.id, feetShotPhotoID: feet.id,
-                          latitude: place.latitude, longitude: place.longitude, accuracy: metadata.accuracy, capturedAt: metadata.capturedAt,
-                          attitude: metadata.attitude, heading: metadata.heading, createdAt: clock.now(), idempotencyKey: key)
-        do {
-            try await scenes.insert(scene)
-        } catch {
-            try await discard(reference)
-            try await discard(feet)
-            // A concurrent retry with the same key stored it first: answer that one.
-            if let key, let first = try await scenes.scene(owner: user, idempotencyKey: key) {
-                return try await created(first, viewer: user)
+        // A retry was checked as the first request was (a malformed one is refused, not
+        // answered with the scene), and asks for the same scene: its name, place and time.
+        let outcome = try await write.answer(
+            sameRequest: { stored in
+                stored.name == metadata.name && stored.latitude == (metadata.latitude ?? 0) && stored.longitude == (metadata.longitude ?? 0)
+                    && abs(stored.capturedAt.timeIntervalSince(metadata.capturedAt)) < 0.001
+            },
+            reused: APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for another scene; send a new scene under a new key.")
+        ) {
+            let place = Place(latitude: metadata.latitude ?? 0, longitude: metadata.longitude ?? 0, accuracy: metadata.accuracy)
+            var fields = try PhotoFields([:])
+            fields.title = metadata.name
+            fields.capturedAt = metadata.capturedAt
+            fields.capturedAtOffset = metadata.capturedAtOffset
+            fields.place = place
+            fields.azimuth = metadata.heading
+            let reference = try await store(image, part: "image", fields: fields, owner: user)
+            var feetFields = try PhotoFields([:])
+            feetFields.place = place
+            let feet: Photo
+            do {
+                feet = try await store(feetShot, part: "feetShot", fields: feetFields, owner: user)
+            } catch {
+                try await discard(reference)
+                throw error
             }
-            throw error
+            let scene = Scene(id: UUID(), ownerID: user, name: metadata.name, referencePhotoID: reference.id, feetShotPhotoID: feet.id,
+                              latitude: place.latitude, longitude: place.longitude, accuracy: metadata.accuracy, capturedAt: metadata.capturedAt,
+                              attitude: metadata.attitude, heading: metadata.heading, createdAt: clock.now(), idempotencyKey: key)
+            do {
+                try await scenes.insert(scene)
+            } catch {
+                try await discard(reference)
+                try await discard(feet)
+                throw error
+            }
+            request.logger.info("scene created", metadata: ["scene": "\(scene.id)"])
+            return scene
         }
-        request.logger.info("scene created", metadata: ["scene": "\(scene.id)"])
-        return try await created(scene, viewer: user)
+        return try await created(outcome.made, viewer: user)
     }
 
     /// `POST /api/v1/scenes/{id}/photos`: a rephotograph from its `metadata` and `image`; anyone
@@ -68,7 +70,7 @@ extension SceneController {
         let user = try request.auth.require(SignedInUser.self).account.id
         let scene = try await visibleScene(request, viewer: user)
         let key = try IdempotencyKey.of(request)
-        let earlier = if let key { try await scenes.rephotograph(addedBy: user, idempotencyKey: key) } else { Rephotograph?.none }
+        let write = try await IdempotentWrite(key: key) { try await scenes.rephotograph(addedBy: user, idempotencyKey: $0) }
         let temporary = try photos.makeTemporaryFile()
         defer { try? FileManager.default.removeItem(at: temporary) }
         let upload = try await read(request, files: ["image": temporary])
@@ -79,35 +81,32 @@ extension SceneController {
             throw APIError.badRequest(.invalidMetadata, problem.reason)
         }
         let image = try Self.file(upload, "image")
-        if let earlier {
-            guard earlier.sceneID == scene.id else {
-                throw APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for a rephotograph of another scene.")
+        let outcome = try await write.answer(
+            sameRequest: { $0.sceneID == scene.id },
+            reused: APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for a rephotograph of another scene.")
+        ) {
+            var fields = try PhotoFields([:])
+            fields.capturedAt = metadata.capturedAt
+            fields.capturedAtOffset = metadata.capturedAtOffset
+            fields.azimuth = metadata.heading
+            // Where the phone was, else the scene's place: a rephotograph is taken where the scene was.
+            fields.place = Place(latitude: metadata.latitude ?? scene.latitude, longitude: metadata.longitude ?? scene.longitude,
+                                 accuracy: metadata.latitude == nil ? scene.accuracy : metadata.accuracy)
+            let photo = try await store(image, part: "image", fields: fields, owner: user)
+            let rephotograph = Rephotograph(sceneID: scene.id, photoID: photo.id, attitude: metadata.attitude, heading: metadata.heading,
+                                            addedBy: user, addedAt: clock.now(), idempotencyKey: key)
+            do {
+                try await scenes.addRephotograph(rephotograph)
+            } catch {
+                try await discard(photo)
+                // The scene was deleted meanwhile.
+                guard try await scenes.scene(id: scene.id) != nil else { throw Self.notFound }
+                throw error
             }
-            return try await createdRephotograph(earlier, viewer: user)
+            request.logger.info("rephotograph added", metadata: ["scene": "\(scene.id)", "photo": "\(photo.id)"])
+            return rephotograph
         }
-        var fields = try PhotoFields([:])
-        fields.capturedAt = metadata.capturedAt
-        fields.capturedAtOffset = metadata.capturedAtOffset
-        fields.azimuth = metadata.heading
-        // Where the phone was, else the scene's place: a rephotograph is taken where the scene was.
-        fields.place = Place(latitude: metadata.latitude ?? scene.latitude, longitude: metadata.longitude ?? scene.longitude,
-                             accuracy: metadata.latitude == nil ? scene.accuracy : metadata.accuracy)
-        let photo = try await store(image, part: "image", fields: fields, owner: user)
-        let rephotograph = Rephotograph(sceneID: scene.id, photoID: photo.id, attitude: metadata.attitude, heading: metadata.heading,
-                                        addedBy: user, addedAt: clock.now(), idempotencyKey: key)
-        do {
-            try await scenes.addRephotograph(rephotograph)
-        } catch {
-            try await discard(photo)
-            if let key, let first = try await scenes.rephotograph(addedBy: user, idempotencyKey: key), first.sceneID == scene.id {
-                return try await createdRephotograph(first, viewer: user)
-            }
-            // The scene was deleted meanwhile.
-            guard try await scenes.scene(id: scene.id) != nil else { throw Self.notFound }
-            throw error
-        }
-        request.logger.info("rephotograph added", metadata: ["scene": "\(scene.id)", "photo": "\(photo.id)"])
-        return try await createdRephotograph(rephotograph, viewer: user)
+        return try await createdRephotograph(outcome.made, viewer: user)
     }
 
     /// `DELETE /api/v1/scenes/{id}`: its creator deletes it, with its photos (the reference, the

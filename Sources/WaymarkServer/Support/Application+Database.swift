@@ -5,12 +5,10 @@ import Foundation
 import Vapor
 
 extension Application {
-    /// Every migration of the server's schema, oldest first.
+    /// Every migration of the server's schema, oldest first: each area's (``serverAreas``), in
+    /// the areas' order.
     static var waymarkMigrations: [any Migration] {
-        [CreateWaymarkSchema(), ReplaceSignatureStoreWithNonces(), CreateAccounts(), AddOwnerToConsumers(), CreatePhotos(),
-         IndexPhotosByTime(), IndexPhotosByPlaceAndTime()]
-            + ReceiptArea.migrations + TaskArea.migrations + FieldPathArea.migrations + SceneArea.migrations
-            + [AddPhotoPlaceSource()]
+        serverAreas.flatMap(\.migrations)
     }
 
     /// Points Fluent at SQLite in the data folder, or at PostgreSQL when a database URL is given,

@@ -60,6 +60,8 @@ final class ContractRoutes {
         case unbound([String])
         /// API routes registered outside the contract (`GET /api/v1/…`).
         case outsideContract([String])
+        /// An area bound an operation of another area's file (operation, the area's file).
+        case otherArea(String, String)
 
         var description: String {
             switch self {
@@ -69,6 +71,7 @@ final class ContractRoutes {
             case .noGroup(let id, let access): "the contract's operation \(id) needs \(access), and no route group for it was given"
             case .unbound(let ids): "the contract's operations \(ids.joined(separator: ", ")) have no handler"
             case .outsideContract(let routes): "the routes \(routes.joined(separator: ", ")) are served but not in the contract"
+            case .otherArea(let id, let file): "the area of \(file).yaml binds \(id), an operation of another area's file"
             }
         }
     }
@@ -88,16 +91,20 @@ final class ContractRoutes {
 
     private let table: Table
     private let groups: [Access: any RoutesBuilder]
+    /// The contract file whose operations alone this view binds (``area(_:operations:)``).
+    private let area: (file: String, operations: Set<String>)?
 
     /// The contract's `operations`, each bound on the group of its access.
     init(_ operations: [APIContract.Operation], groups: [Access: any RoutesBuilder]) {
         table = Table(operations)
         self.groups = groups
+        area = nil
     }
 
-    private init(table: Table, groups: [Access: any RoutesBuilder]) {
+    private init(table: Table, groups: [Access: any RoutesBuilder], area: (file: String, operations: Set<String>)?) {
         self.table = table
         self.groups = groups
+        self.area = area
     }
 
     /// The same table with `group` for `access`: an area whose handlers need more middleware on
@@ -105,7 +112,13 @@ final class ContractRoutes {
     func routing(_ access: Access, to group: any RoutesBuilder) -> ContractRoutes {
         var groups = self.groups
         groups[access] = group
-        return ContractRoutes(table: table, groups: groups)
+        return ContractRoutes(table: table, groups: groups, area: area)
+    }
+
+    /// The same table for one area (``ServerArea``): binding an operation that is not among
+    /// `operations`, those of the area's `file`, is a problem.
+    func area(_ file: String, operations: some Sequence<String>) -> ContractRoutes {
+        ContractRoutes(table: table, groups: groups, area: (file, Set(operations)))
     }
 
     /// Binds `handler` to the operation `id`. A problem (an unknown id, a second binding) is kept
@@ -115,6 +128,7 @@ final class ContractRoutes {
         _ id: String, body: HTTPBodyStreamStrategy = .collect, use handler: @Sendable @escaping (Request) async throws -> Answer
     ) -> Route? {
         guard let operation = table.operations[id] else { table.problems.append(.unknownOperation(id)); return nil }
+        if let area, !area.operations.contains(id) { table.problems.append(.otherArea(id, area.file)); return nil }
         guard table.bound[id] == nil, !table.elsewhere.contains(id) else { table.problems.append(.boundTwice(id)); return nil }
         guard let access = Access(operation.security) else { table.problems.append(.unsupportedSecurity(id, operation.security)); return nil }
         guard let group = groups[access] else { table.problems.append(.noGroup(id, access)); return nil }
@@ -136,6 +150,7 @@ final class ContractRoutes {
     /// handler here).
     func servedElsewhere(_ id: String) {
         guard table.operations[id] != nil else { table.problems.append(.unknownOperation(id)); return }
+        if let area, !area.operations.contains(id) { table.problems.append(.otherArea(id, area.file)); return }
         guard table.bound[id] == nil, table.elsewhere.insert(id).inserted else { table.problems.append(.boundTwice(id)); return }
     }
 

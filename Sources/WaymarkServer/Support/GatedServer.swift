@@ -12,7 +12,7 @@ final class GatedServer: Server, Sendable {
     let application: Application
     let limits: ConnectionLimits
     let exempt: [IPRange]
-    /// Print where Vapor's server listens behind the gate (`--bench-floor`: `make bench` measures the gate's cost).
+    /// Print where Vapor's server listens behind the gate (`waymark-load serve`: `make bench` measures the gate's cost).
     let announcesUpstream: Bool
     let registry = GateRegistry()
     private let gate = NIOLockedValueBox<ConnectionGate?>(nil)

@@ -8,7 +8,7 @@ import WaymarkCore
 /// a note and adds photos while it is editable, and sends it. Another user's task answers 404,
 /// as one that does not exist; an officer's endpoint called by a user answers 403.
 struct TaskController: Sendable {
-    let tasks: SQLTaskStore
+    let tasks: any TaskStore
     let accounts: any AccountStore
     let photos: PhotoService
 
@@ -33,6 +33,10 @@ struct TaskController: Sendable {
     @Sendable func create(_ request: Request) async throws -> Response {
         let officer = try Self.officer(request, doing: "hand out tasks")
         let key = try IdempotencyKey.of(request)
+        // A resent request (its answer was lost) answers the task made the first time, once.
+        let write = try await IdempotentWrite(key: key) { key in
+            try await tasks.task(createdBy: officer.id, idempotencyKey: key).map(TaskCreated.init)
+        }
         let body = try request.decodeJSON(NewTaskRequest.self)
         let name = try Self.text(body.name, field: "name", code: .invalidName, range: 1...Self.maxNameLength, lines: false)
         let instructions = try Self.text(body.instructions ?? "", field: "instructions", code: .invalidInstructions, range: 0...Self.maxTextLength, lines: true)
@@ -47,37 +51,21 @@ struct TaskController: Sendable {
             throw APIError(.unprocessableEntity, .unknownAssignee, "No account is named \(username); check the assignee's username (waymark users list shows them).")
         }
         let new = NewTask(assigneeID: assignee.id, createdBy: officer.id, name: name, instructions: instructions, dueDate: due, idempotencyKey: key)
-        // A resent request (its answer was lost) answers the task made the first time, once.
-        if let key, let earlier = try await tasks.task(createdBy: officer.id, idempotencyKey: key) {
-            return try await created(try Self.same(earlier, new), viewer: officer)
+        let outcome = try await write.answer(
+            sameRequest: { $0 == TaskCreated(id: $0.id, new) },
+            reused: APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for another task; send a new task under a new key.")
+        ) {
+            let id = try await tasks.create(new)
+            request.logger.info("task created", metadata: ["task": "\(id)"])
+            return TaskCreated(id: id, new)
         }
-        let id: UUID
-        do {
-            id = try await tasks.create(new)
-        } catch {
-            // Two sends of one key at once: the other one made it.
-            if let key, let first = try await tasks.task(createdBy: officer.id, idempotencyKey: key) {
-                return try await created(try Self.same(first, new), viewer: officer)
-            }
-            throw error
-        }
-        request.logger.info("task created", metadata: ["task": "\(id)"])
-        return try await created(id, viewer: officer)
+        return try await created(outcome.made.id, viewer: officer)
     }
 
     private func created(_ id: UUID, viewer officer: Account) async throws -> Response {
         let response = try await answer(id, viewer: officer, status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/v1/tasks/\(id.uuidString.lowercased())")
         return response
-    }
-
-    /// The task made under a key, if the request under the same key asked for the same task.
-    static func same(_ stored: TaskRecord, _ new: NewTask) throws -> UUID {
-        guard stored.assignee.id == new.assigneeID, stored.name == new.name, stored.instructions == new.instructions,
-              stored.dueDate == new.dueDate else {
-            throw APIError(.conflict, .idempotencyKeyReused, "This Idempotency-Key was used for another task; send a new task under a new key.")
-        }
-        return stored.id
     }
 
     @Sendable func giveBack(_ request: Request) async throws -> Response {
@@ -292,5 +280,30 @@ struct TaskController: Sendable {
             throw APIError.badRequest(code, "\(field) must be \(length)\(range.lowerBound > 0 ? ", not blank" : ""), with no control characters\(lines ? " other than line breaks and tabs" : "").")
         }
         return text
+    }
+}
+
+/// What a task made under an Idempotency-Key is compared by: a retry asks for the same task.
+private struct TaskCreated: Sendable, Equatable {
+    var id: UUID
+    var assignee: UUID
+    var name: String
+    var instructions: String
+    var dueDate: String
+
+    init(id: UUID, _ new: NewTask) {
+        self.init(id: id, assignee: new.assigneeID, name: new.name, instructions: new.instructions, dueDate: new.dueDate)
+    }
+
+    init(_ stored: TaskRecord) {
+        self.init(id: stored.id, assignee: stored.assignee.id, name: stored.name, instructions: stored.instructions, dueDate: stored.dueDate)
+    }
+
+    init(id: UUID, assignee: UUID, name: String, instructions: String, dueDate: String) {
+        self.id = id
+        self.assignee = assignee
+        self.name = name
+        self.instructions = instructions
+        self.dueDate = dueDate
     }
 }

@@ -66,6 +66,42 @@ enum TaskPhotoChange: Sendable, Equatable {
     case sent
 }
 
+/// Where tasks, their photos and their history are kept (``SQLTaskStore`` on the server's
+/// database; tests swap it through ``ServerStores``).
+protocol TaskStore: Sendable {
+    /// Stores a new task (status `new`) and its creation in the history; returns its id.
+    func create(_ task: NewTask) async throws -> UUID
+    /// The task an officer made under an Idempotency-Key, if any.
+    func task(createdBy officer: UUID, idempotencyKey: String) async throws -> TaskRecord?
+    func task(id: UUID) async throws -> TaskRecord?
+    /// The tasks of one assignee, or of all (`nil`), of one status or all, newest first.
+    func tasks(assignee: UUID?, status: TaskStatus?) async throws -> [TaskRecord]
+    /// The task's photos, oldest first.
+    func photos(of task: UUID) async throws -> [TaskPhotoLink]
+    /// The task whose photo this is, and whether it was sent with it.
+    func link(photo: UUID) async throws -> (task: UUID, sent: Bool)?
+    /// Applies `event` to the task as ``TaskStateMachine`` rules, recording the change.
+    /// - Throws: ``TaskRefusal`` when the rules refuse it in the task's status.
+    func apply(_ event: TaskEvent, task id: UUID, actor: UUID, reason: String?) async throws -> TaskChange
+    /// Sets the task's note while it is editable; false when it is not (or not there).
+    func setNote(_ note: String, task id: UUID) async throws -> Bool
+    func add(photo: UUID, to id: UUID) async throws -> TaskPhotoChange
+    func remove(photo: UUID, from id: UUID) async throws -> TaskPhotoChange
+    /// The task's changes of status, oldest first.
+    func history(of task: UUID) async throws -> [TaskHistoryEntry]
+    /// Whether a task was sent with this photo (``PhotoClaims/Evidence``), asked on `sql`, the
+    /// connection of the photo area's transaction; `lock` locks the row that says so.
+    func isSent(photoID: UUID, on sql: any SQLDatabase, lock: Bool) async throws -> Bool
+    /// Whether a photo belongs to a task (officers and admins may see it, private or not).
+    func isTaskPhoto(photoID: UUID, on sql: any SQLDatabase) async throws -> Bool
+}
+
+extension TaskStore {
+    func apply(_ event: TaskEvent, task id: UUID, actor: UUID) async throws -> TaskChange {
+        try await apply(event, task: id, actor: actor, reason: nil)
+    }
+}
+
 /// Tasks on the server's database (SQLite or PostgreSQL), through SQLKit.
 ///
 /// Every change of status is a compare-and-set in one transaction: the row is updated only
@@ -73,7 +109,7 @@ enum TaskPhotoChange: Sendable, Equatable {
 /// make one change, and the loser sees the status the winner left. The history entry and the
 /// photos' `sent` marks go in the same transaction. An edit (note, photo) likewise updates the
 /// row only while it is editable, which holds its lock until the edit commits.
-struct SQLTaskStore: Sendable {
+struct SQLTaskStore: TaskStore {
     let database: ServerDatabase
     let clock: WallClock
 
@@ -149,7 +185,7 @@ struct SQLTaskStore: Sendable {
 
     /// Applies `event` to the task as ``TaskStateMachine`` rules, recording the change.
     /// - Throws: ``TaskRefusal`` when the rules refuse it in the task's status.
-    func apply(_ event: TaskEvent, task id: UUID, actor: UUID, reason: String? = nil) async throws -> TaskChange {
+    func apply(_ event: TaskEvent, task id: UUID, actor: UUID, reason: String?) async throws -> TaskChange {
         let now = clock.now().timeIntervalSince1970
         return try await database.transaction { connection in
             let sql = try Self.sql(connection)
@@ -243,14 +279,14 @@ struct SQLTaskStore: Sendable {
     /// or deleted (``PhotoClaims/Evidence``). Without `sent = true` in the condition: with `lock`,
     /// PostgreSQL must lock the link row as it is, so a send updating it now is waited for and
     /// its result read.
-    static func isSent(photoID: UUID, on sql: any SQLDatabase, lock: Bool) async throws -> Bool {
+    func isSent(photoID: UUID, on sql: any SQLDatabase, lock: Bool) async throws -> Bool {
         let forUpdate: SQLQueryString = lock ? " FOR UPDATE" : ""
         let link = try await sql.raw("SELECT sent FROM \(ident: CreateTasks.photos) WHERE photo_id = \(bind: photoID)" + forUpdate).first()
         return try link?.decode(column: "sent", as: Bool.self) ?? false
     }
 
     /// Whether a photo belongs to a task (officers and admins may see it, private or not).
-    static func isTaskPhoto(photoID: UUID, on sql: any SQLDatabase) async throws -> Bool {
+    func isTaskPhoto(photoID: UUID, on sql: any SQLDatabase) async throws -> Bool {
         try await sql.raw("SELECT photo_id FROM \(ident: CreateTasks.photos) WHERE photo_id = \(bind: photoID)").first() != nil
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
-import Vapor
 import WaymarkCore
+@_spi(Bench) import WaymarkServer
 
 /// The photo store under `make bench` (`waymark-load photos-load` and `photos-bench`): a bulk
 /// load of synthetic photos straight into the store (not the HTTP path), and nearby searches
@@ -11,53 +11,43 @@ import WaymarkCore
 /// few hundred "cities" whose sizes follow Zipf's law (the largest has a sixth of them, spread
 /// with σ = 2 km), the rest anywhere between 60° S and 75° N. Search points are drawn the same
 /// way, mostly where the photos are. Everything follows from the seed.
-public struct PhotoBench: Sendable {
-    public struct Point: Sendable, Equatable {
-        public var latitude: Double
-        public var longitude: Double
+struct PhotoBench: Sendable {
+    struct Point: Sendable, Equatable {
+        var latitude: Double
+        var longitude: Double
     }
 
     /// What a series of searches found and how long each took.
-    public struct Timings: Sendable {
+    struct Timings: Sendable {
         /// Seconds per search, in the order made.
-        public var seconds: [Double]
+        var seconds: [Double]
         /// Photos returned, summed over the searches.
-        public var found: Int
+        var found: Int
     }
 
-    public enum Problem: Error, Sendable, Equatable {
-        case noSuchAccount(String)
-        case needsPostgreSQL
-    }
-
-    private let app: Application
-    private let store: SQLPhotoStore
+    private let store: BenchPhotoStore
 
     /// Opens (and migrates) the database of `configuration`.
-    public init(configuration: ServerConfiguration) async throws {
-        app = try await Application.openDatabase(configuration)
-        store = SQLPhotoStore(database: app.serverDatabase, clock: .system)
+    init(configuration: ServerConfiguration) async throws {
+        store = try await BenchPhotoStore(configuration: configuration)
     }
 
-    public var isPostgres: Bool { app.serverDatabase.isPostgres }
+    var isPostgres: Bool { store.isPostgres }
 
     /// Stores `count` synthetic public photos of the account `owner`, `batch` per transaction,
     /// through the store's own insert (places and map cells included).
-    public func load(count: Int, owner: String, seed: UInt64, batch: Int = 10_000,
-                     progress: @Sendable (Int) -> Void = { _ in }) async throws {
-        let accounts = FluentAccountStore(database: app.serverDatabase)
-        guard let account = try await accounts.account(username: owner) else { throw Problem.noSuchAccount(owner) }
+    func load(count: Int, owner: String, seed: UInt64, batch: Int = 10_000,
+              progress: @Sendable (Int) -> Void = { _ in }) async throws {
+        let account = try await store.account(username: owner)
         var world = World(seed: seed)
         let uploaded = Date()
         var done = 0
         while done < count {
             let photos = (0..<min(batch, count - done)).map { _ in
                 let place = world.photoPlace()
-                return Photo(id: world.uuid(), ownerID: account.id, title: "Bench photo", capturedAt: world.captureTime(), uploadedAt: uploaded,
-                             place: Place(latitude: place.latitude, longitude: place.longitude), width: 4000, height: 3000,
-                             bytes: 4_500_000, mime: "image/jpeg", sha256: String(repeating: "0", count: 64), visibility: .public)
+                return BenchPhotoStore.NewPhoto(id: world.uuid(), latitude: place.latitude, longitude: place.longitude, capturedAt: world.captureTime())
             }
-            try await store.insert(photos)
+            try await store.insert(photos, owner: account, uploadedAt: uploaded)
             done += photos.count
             progress(done)
         }
@@ -65,55 +55,53 @@ public struct PhotoBench: Sendable {
 
     /// Where the searches of the bench are made: mostly where photos are (a city, σ = 1 km
     /// around its centre), some anywhere.
-    public static func searchPoints(count: Int, seed: UInt64) -> [Point] {
+    static func searchPoints(count: Int, seed: UInt64) -> [Point] {
         var world = World(seed: seed, stream: 1)
         return (0..<count).map { _ in world.searchPoint() }
     }
 
     /// The centre of the largest city: where a city view of the map is looked at.
-    public static func busiestPlace(seed: UInt64) -> Point {
+    static func busiestPlace(seed: UInt64) -> Point {
         let city = World(seed: seed).cities[0]
         return Point(latitude: city.latitude, longitude: city.longitude)
     }
 
     /// Times the store's nearby search (the server's code path, first page of 50).
-    public func nearby(at points: [Point], radius: Double, recent: Bool = false) async throws -> Timings {
+    func nearby(at points: [Point], radius: Double, recent: Bool = false) async throws -> Timings {
         var seconds: [Double] = [], found = 0
         for point in points {
-            let query = NearbyQuery(latitude: point.latitude, longitude: point.longitude, radius: radius, order: recent ? .recent : .distance)
             let start = ContinuousClock.now
-            let page = try await store.nearby(query)
+            let count = try await store.nearby(latitude: point.latitude, longitude: point.longitude, radius: radius, recent: recent)
             seconds.append((ContinuousClock.now - start).inSeconds)
-            found += page.items.count
+            found += count
         }
         return Timings(seconds: seconds, found: found)
     }
 
     /// Times plain PostGIS on the same rows: `ST_DWithin` on the geography column and
     /// `ORDER BY place <-> point LIMIT 51` (the KNN operator on the GiST index), the same columns
-    /// as the store reads.
-    public func postgisReference(at points: [Point], radius: Double) async throws -> Timings {
-        guard isPostgres else { throw Problem.needsPostgreSQL }
-        let columns = SQLRaw(SQLPhotoStore.readColumns.joined(separator: ", "))
+    /// as the store reads, decoded as the store decodes them.
+    func postgisReference(at points: [Point], radius: Double) async throws -> Timings {
+        let columns = SQLRaw(BenchPhotoStore.columns.joined(separator: ", "))
         var seconds: [Double] = [], found = 0
         for point in points {
-            let here = SQLPhotoStore.geography(latitude: point.latitude, longitude: point.longitude)
+            let here: SQLQueryString = "ST_SetSRID(ST_MakePoint(\(bind: point.longitude), \(bind: point.latitude)), 4326)::geography"
             let start = ContinuousClock.now
-            // The database as the store takes it for each search (on the caller's event loop, or any).
-            guard let sql = try app.serverDatabase.db as? any SQLDatabase else { throw Problem.needsPostgreSQL }
+            // The database as the store takes it for each search.
+            let sql = try store.sql()
             let rows = try await sql.raw("""
-                SELECT \(columns), ST_Distance(place, \(here)) AS distance FROM \(ident: CreatePhotos.table) \
+                SELECT \(columns), ST_Distance(place, \(here)) AS distance FROM \(ident: BenchPhotoStore.table) \
                 WHERE ST_DWithin(place, \(here), \(bind: radius)) AND visibility = 'public' ORDER BY place <-> \(here) LIMIT 51
                 """).all()
-            let photos = try rows.map(SQLPhotoStore.photo(from:))
+            for row in rows { try BenchPhotoStore.decode(row) }
             seconds.append((ContinuousClock.now - start).inSeconds)
-            found += min(photos.count, 50)
+            found += min(rows.count, 50)
         }
         return Timings(seconds: seconds, found: found)
     }
 
-    public func shutdown() async throws {
-        try await app.asyncShutdown()
+    func shutdown() async throws {
+        try await store.shutdown()
     }
 
     /// The seeded synthetic world (SplitMix64).
