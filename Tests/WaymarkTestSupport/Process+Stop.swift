@@ -17,7 +17,15 @@ import Foundation
 extension Process {
     /// Starts the process and waits until it has exited, without holding a thread while it runs
     /// (Foundation calls the termination handler once it has reaped the child).
+    ///
+    /// At most one such process per core runs at a time (``ProcessSlots``): the tests run in
+    /// parallel, and a run in which each started its tools at once had sixteen processes wanting
+    /// two cores, and timed out where nothing was wrong.
     public func runToExit() async throws {
+        try await ProcessSlots.shared.holding { try await self.startAndAwaitExit() }
+    }
+
+    private func startAndAwaitExit() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             terminationHandler = { _ in continuation.resume() }
             do {
@@ -47,5 +55,37 @@ extension Process {
             usleep(10_000)
         }
         return true
+    }
+}
+
+/// Turns for the tools the tests run to completion: as many at once as there are cores; the
+/// others wait, suspended, in arrival order.
+public actor ProcessSlots {
+    public static let shared = ProcessSlots(ProcessInfo.processInfo.activeProcessorCount)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) {
+        free = max(1, count)
+    }
+
+    /// Runs `work` holding a slot.
+    public func holding<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+        if free > 0 {
+            free -= 1
+        } else {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        defer { release() }
+        return try await work()
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }

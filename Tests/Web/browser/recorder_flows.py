@@ -2,6 +2,7 @@
 a real GPX track replayed as the phone's position, the QR code read from a screenshot by
 `waymark qr` (zxing-cpp), and the route as the page kept it in IndexedDB."""
 import json
+import os
 import re
 import subprocess
 import time
@@ -11,7 +12,7 @@ from playwright.sync_api import expect
 
 from conftest import REPO, WAYMARK, messages
 
-TRACKS = REPO.parent / "shared" / "fixtures" / "tracks"
+TRACKS = (Path(os.environ["WAYMARK_FIXTURES"]) if os.environ.get("WAYMARK_FIXTURES") else REPO.parent / "shared" / "fixtures") / "tracks"
 PASSPHRASE = "correct horse battery staple"
 TRKPT = re.compile(r'<trkpt\s+lat="([-0-9.]+)"\s+lon="([-0-9.]+)"')
 
