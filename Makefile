@@ -1,7 +1,7 @@
 # Waymark — the commands a newcomer needs.
 #   make run    start the server and the web app with its embedded SQLite database in ./data on http://127.0.0.1:8080/
 #               (ARGS="tag ~/Pictures/trip --track trip.gpx" runs another waymark command instead)
-#   make test   install what is missing, build, run every test (two lanes at once: scripts/test-lanes)
+#   make test   install what is missing, build, run every test (in two lanes: scripts/test-lanes)
 #   make bench  benchmarks side by side with reference tools; figures go to docs/BENCHMARKS.md
 
 SWIFT ?= swift
