@@ -62,31 +62,3 @@ enum WaymarkBinary {
         return reports
     }
 }
-
-/// Two temporary files that receive a child's standard output and error.
-final class CapturedOutput {
-    let stdoutURL: URL, stderrURL: URL
-    let stdout: FileHandle, stderr: FileHandle
-
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-out-\(UUID().uuidString)")
-        stdoutURL = base.appendingPathExtension("out")
-        stderrURL = base.appendingPathExtension("err")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        stdout = try FileHandle(forWritingTo: stdoutURL)
-        stderr = try FileHandle(forWritingTo: stderrURL)
-    }
-
-    func read(_ path: KeyPath<CapturedOutput, URL>) throws -> String {
-        String(decoding: try Data(contentsOf: self[keyPath: path]), as: UTF8.self)
-    }
-
-    deinit {
-        try? stdout.close()
-        try? stderr.close()
-        try? FileManager.default.removeItem(at: stdoutURL)
-        try? FileManager.default.removeItem(at: stderrURL)
-    }
-}
-

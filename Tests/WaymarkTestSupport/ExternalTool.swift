@@ -19,13 +19,13 @@ public enum ExternalTool {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         // Both outputs go to files, so that a child filling a pipe nobody drains cannot block.
-        let files = try OutputFiles()
+        let files = try CapturedOutput()
         process.standardOutput = files.stdout
         process.standardError = files.stderr
         try await process.runToExit()
-        let output = try files.read(files.stdoutURL)
+        let output = try Data(contentsOf: files.stdoutURL)
         if process.terminationStatus != 0 && !allowFailure {
-            throw Failure(command: arguments, status: process.terminationStatus, stderr: String(decoding: try files.read(files.stderrURL), as: UTF8.self))
+            throw Failure(command: arguments, status: process.terminationStatus, stderr: try files.read(\.stderrURL))
         }
         return output
     }
@@ -41,7 +41,7 @@ public enum ExternalTool {
 }
 
 /// Two temporary files that receive a child's standard output and error, removed with this.
-public final class OutputFiles {
+public final class CapturedOutput {
     public let stdoutURL: URL, stderrURL: URL
     public let stdout: FileHandle, stderr: FileHandle
 
@@ -55,8 +55,9 @@ public final class OutputFiles {
         stderr = try FileHandle(forWritingTo: stderrURL)
     }
 
-    public func read(_ url: URL) throws -> Data {
-        try Data(contentsOf: url)
+    /// What the child wrote to one of them, as text.
+    public func read(_ path: KeyPath<CapturedOutput, URL>) throws -> String {
+        String(decoding: try Data(contentsOf: self[keyPath: path]), as: UTF8.self)
     }
 
     deinit {

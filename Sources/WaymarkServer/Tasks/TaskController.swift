@@ -290,20 +290,14 @@ private struct TaskCreated: Sendable, Equatable {
     var name: String
     var instructions: String
     var dueDate: String
+}
 
+extension TaskCreated {
     init(id: UUID, _ new: NewTask) {
         self.init(id: id, assignee: new.assigneeID, name: new.name, instructions: new.instructions, dueDate: new.dueDate)
     }
 
     init(_ stored: TaskRecord) {
         self.init(id: stored.id, assignee: stored.assignee.id, name: stored.name, instructions: stored.instructions, dueDate: stored.dueDate)
-    }
-
-    init(id: UUID, assignee: UUID, name: String, instructions: String, dueDate: String) {
-        self.id = id
-        self.assignee = assignee
-        self.name = name
-        self.instructions = instructions
-        self.dueDate = dueDate
     }
 }
