@@ -76,6 +76,24 @@ extern "C" int wm_box_public_key(unsigned char public_key[WM_BOX_PUBLIC_KEY_BYTE
     return crypto_scalarmult_base(public_key, secret_key) == 0 ? 0 : -1;
 }
 
+static_assert(WM_SECRETBOX_KEY_BYTES == crypto_secretbox_KEYBYTES, "the header's size must be libsodium's");
+static_assert(WM_SECRETBOX_NONCE_BYTES == crypto_secretbox_NONCEBYTES, "the header's size must be libsodium's");
+static_assert(WM_SECRETBOX_MAC_BYTES == crypto_secretbox_MACBYTES, "the header's size must be libsodium's");
+
+extern "C" int wm_secretbox_easy(unsigned char *out, const unsigned char *message, size_t length,
+                                 const unsigned char nonce[WM_SECRETBOX_NONCE_BYTES], const unsigned char key[WM_SECRETBOX_KEY_BYTES]) {
+    if (!ready()) return -1;
+    if (length > crypto_secretbox_MESSAGEBYTES_MAX) return -1;
+    return crypto_secretbox_easy(out, message, length, nonce, key) == 0 ? 0 : -1;
+}
+
+extern "C" int wm_secretbox_open_easy(unsigned char *out, const unsigned char *box, size_t length,
+                                      const unsigned char nonce[WM_SECRETBOX_NONCE_BYTES], const unsigned char key[WM_SECRETBOX_KEY_BYTES]) {
+    if (!ready()) return -1;
+    if (length < crypto_secretbox_MACBYTES) return -1;
+    return crypto_secretbox_open_easy(out, box, length, nonce, key) == 0 ? 0 : -1;
+}
+
 extern "C" int wm_random_bytes(unsigned char *out, size_t length) {
     if (!ready()) return -1;
     randombytes_buf(out, length);

@@ -10,7 +10,7 @@ import Yams
 /// define the same path or the same component are a contract error, not a silent override.
 public enum APIContract {
     /// The files, in the order their paths appear in the merged document.
-    public static let areas = ["common", "routes", "accounts", "keys", "photos", "qr", "sky", "tasks", "paths", "receipts", "scenes"]
+    public static let areas = ["common", "routes", "accounts", "keys", "photos", "qr", "sky", "tasks", "paths", "receipts", "scenes", "owntracks"]
 
     /// Why the contract could not be assembled.
     public enum Problem: Error, Equatable, CustomStringConvertible {

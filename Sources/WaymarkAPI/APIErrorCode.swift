@@ -48,6 +48,7 @@ public enum APIErrorCode: String, CaseIterable, Codable, Sendable, CustomStringC
     case noReceipt = "no_receipt"
     case notAnImage = "not_an_image"
     case notDeletable = "not_deletable"
+    case notEncrypted = "not_encrypted"
     case notFound = "not_found"
     case notSignedIn = "not_signed_in"
     case partOfScene = "part_of_scene"

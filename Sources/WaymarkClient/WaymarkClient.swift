@@ -106,11 +106,33 @@ public struct WaymarkClient: Sendable {
         guard status == 204 else { throw WaymarkClientError.from(status: status, body: bytes) }
     }
 
-    private func fetch(_ id: String, path parameters: [String: String] = [:], query: [(String, String?)] = []) async throws -> RouteRecord? {
+    /// The sealed key of the OwnTracks device whose nonce has this lookup key, or nil (DESIGN §3.13).
+    public func owntracksDevice(lookup: String) async throws -> OwnTracksSealedDeviceDTO? {
+        try await fetch("findOwnTracksDevice", path: ["lookup": lookup])
+    }
+
+    /// Every message the OwnTracks device with this lookup key sent that arrived in `from...to`,
+    /// page after page, oldest first; nil when there is no such device.
+    public func owntracksMessages(lookup: String, from: Date?, to: Date?) async throws -> [OwnTracksStoredMessageDTO]? {
+        var items: [OwnTracksStoredMessageDTO] = []
+        var cursor: String?
+        repeat {
+            let query: [(String, String?)] = [("from", from.map(InternetTime.text)), ("to", to.map(InternetTime.text)),
+                                              ("cursor", cursor), ("limit", "1000")]
+            guard let page: Page<OwnTracksStoredMessageDTO> = try await fetch("listOwnTracksMessages", path: ["lookup": lookup], query: query) else {
+                return nil
+            }
+            items += page.items
+            cursor = page.next
+        } while cursor != nil
+        return items
+    }
+
+    private func fetch<Answer: Decodable>(_ id: String, path parameters: [String: String] = [:], query: [(String, String?)] = []) async throws -> Answer? {
         let (status, bytes) = try await send(id, path: parameters, query: query, body: Data(), extraHeaders: [])
         if status == 404 { return nil }
         guard status == 200 else { throw WaymarkClientError.from(status: status, body: bytes) }
-        return try WaymarkClientError.decode(RouteRecord.self, bytes, status: status)
+        return try WaymarkClientError.decode(Answer.self, bytes, status: status)
     }
 
     /// Sends operation `id` of the API contract (its method and path come from there), signing
@@ -191,5 +213,34 @@ public struct ServerRouteSource: RouteSource {
 
     public func envelope(forNonce nonce: String) async throws -> RouteEnvelope? {
         try await client.route(lookup: RouteKeys.lookupKey(nonce: nonce))?.envelope
+    }
+}
+
+/// What an OwnTracks device sent, found on the route service by the device's nonce (DESIGN
+/// §3.13), as a route is: its sealed key and the encrypted messages that arrived from a little
+/// before the span asked for until ``queueAllowance`` after it, which the tagger opens with the passphrase.
+public struct OwnTracksRouteSource: RouteProvider {
+    public var client: WaymarkClient
+    public var name: String { client.credentials.serverURL.absoluteString + " (OwnTracks)" }
+
+    /// How long after a fix its message may arrive: OwnTracks queues messages while the phone is
+    /// offline (a tour without a signal) and sends them when it is back.
+    public static let queueAllowance: TimeInterval = 7 * 86_400
+    /// How much earlier than its fix a message may seem to arrive: the phone's clock and the server's may differ.
+    public static let clockAllowance: TimeInterval = 3_600
+
+    public init(client: WaymarkClient) { self.client = client }
+
+    public func route(forNonce nonce: String) async throws -> ProvidedRoute? {
+        try await route(forNonce: nonce, during: nil)
+    }
+
+    public func route(forNonce nonce: String, during span: DateInterval?) async throws -> ProvidedRoute? {
+        let lookup = RouteKeys.lookupKey(nonce: nonce)
+        guard let device = try await client.owntracksDevice(lookup: lookup),
+              let messages = try await client.owntracksMessages(lookup: lookup, from: span.map { $0.start - Self.clockAllowance },
+                                                                to: span.map { $0.end + Self.queueAllowance })
+        else { return nil }
+        return .owntracks(sealedKey: device.sealedKey, messages: messages.map(\.data), span: span)
     }
 }

@@ -28,3 +28,21 @@ public struct QRImage: Sendable, Equatable {
         return modules[y * width + x]
     }
 }
+
+extension QRImage {
+    /// The code as a binary PGM image (netpbm P5: 8-bit grey), `moduleSize` pixels per module with
+    /// a `quietZone` of light modules round it: any image viewer and QR reader opens it.
+    public func pgm(moduleSize: Int = 8, quietZone: Int = 4) -> Data {
+        let side = (width + 2 * quietZone) * moduleSize
+        var data = Data("P5\n\(side) \(side)\n255\n".utf8)
+        data.reserveCapacity(data.count + side * side)
+        for y in 0..<side {
+            let row = y / moduleSize - quietZone
+            for x in 0..<side {
+                let column = x / moduleSize - quietZone
+                data.append(isDark(x: column, y: row) ? 0 : 255)
+            }
+        }
+        return data
+    }
+}

@@ -97,7 +97,11 @@ struct Routes: AsyncParsableCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Decrypt a stored route on this computer and write it as GPX, KML or GeoJSON.",
-            discussion: "The nonce is part of the encryption, so it is always needed: give it with --nonce, or --qr PHOTO to read it from the QR photo (which also finds the route without its id)."
+            discussion: """
+                The nonce is part of the encryption, so it is always needed: give it with --nonce, or --qr PHOTO to read it \
+                from the QR photo (which also finds the route without its id). --owntracks NONCE writes what that OwnTracks \
+                device sent (between --from and --to), decrypted here with the passphrase.
+                """
         )
 
         @Argument(help: "The route id (optional with --qr).") var id: String?
@@ -106,16 +110,35 @@ struct Routes: AsyncParsableCommand {
         @Option(name: .long, help: "Write GPX to this file.", completion: .file()) var gpx: String?
         @Option(name: .long, help: "Write KML to this file.", completion: .file()) var kml: String?
         @Option(name: .long, help: "Write GeoJSON to this file.", completion: .file()) var geojson: String?
+        @Option(name: .long, help: "An OwnTracks device's nonce (from `waymark owntracks pair` or /account): export what it sent.")
+        var owntracks: String?
+        @Option(name: .long, help: "With --owntracks: the first instant, ISO 8601 with its zone (2026-06-01T08:00:00Z).", transform: Self.instant)
+        var from: Date?
+        @Option(name: .long, help: "With --owntracks: the last instant, ISO 8601 with its zone.", transform: Self.instant)
+        var to: Date?
         @OptionGroup var service: ServerOptions
         @OptionGroup var passphrase: PassphraseOptions
 
+        static func instant(_ text: String) throws -> Date {
+            guard let date = InternetTime.date(text) else { throw ValidationError("\(text) is not an ISO 8601 time with its zone, e.g. 2026-06-01T08:00:00Z.") }
+            return date
+        }
+
         func validate() throws {
+            if [gpx, kml, geojson].compactMap({ $0 }).count != 1 { throw ValidationError("Give one of --gpx FILE, --kml FILE or --geojson FILE.") }
+            if let owntracks {
+                if id != nil || nonce != nil || qr != nil { throw ValidationError("--owntracks NONCE names what to export; give no route id, --nonce or --qr with it.") }
+                if !QRPayload.isWaymarkNonce(owntracks) { throw ValidationError("--owntracks takes the device's nonce: 12 characters of 0-9 and A-Z.") }
+                if let from, let to, from > to { throw ValidationError("--from must come before --to.") }
+                return
+            }
+            if from != nil || to != nil { throw ValidationError("--from and --to go with --owntracks.") }
             if (nonce == nil) == (qr == nil) { throw ValidationError("Give --nonce NONCE or --qr PHOTO: the route only opens with its nonce.") }
             if id == nil && qr == nil { throw ValidationError("Give the route id, or --qr PHOTO to find it by the QR code's nonce.") }
-            if [gpx, kml, geojson].compactMap({ $0 }).count != 1 { throw ValidationError("Give one of --gpx FILE, --kml FILE or --geojson FILE.") }
         }
 
         func run() async throws {
+            if let owntracks { return try await exportOwnTracks(owntracks) }
             let routeNonce: String
             if let nonce { routeNonce = nonce } else { routeNonce = try await nonceFromPhoto() }
             let client = try service.client()
@@ -134,12 +157,26 @@ struct Routes: AsyncParsableCommand {
                 Terminal.printError("error: \(error)")
                 throw ExitCode(2)
             }
+            try write(route)
+        }
+
+        private func write(_ route: Route) throws {
             guard let (format, path) = gpx.map({ (WritableTrackFormat.gpx, $0) }) ?? kml.map({ (.kml, $0) }) ?? geojson.map({ (.geoJSON, $0) }) else {
                 throw ValidationError("Give one of --gpx FILE, --kml FILE or --geojson FILE.")
             }
             try TrackFile.write(route.tracks, as: format).write(to: URL(fileURLWithPath: path), options: .atomic)
             let fixes = route.tracks.reduce(0) { $0 + $1.fixes.count }
             print("Wrote \(route.tracks.count) track\(route.tracks.count == 1 ? "" : "s"), \(fixes) fixes to \(path).")
+        }
+
+        /// What an OwnTracks device sent between --from and --to, opened here.
+        private func exportOwnTracks(_ nonce: String) async throws {
+            let history = try await OwnTracksExport.history(nonce: nonce, from: from, to: to, service: service, passphrase: passphrase)
+            guard !history.fixes.isEmpty else {
+                Terminal.printError("error: the OwnTracks device \(nonce) sent no position\(from.map { " from \($0.utcTimestamp)" } ?? "")\(to.map { " to \($0.utcTimestamp)" } ?? "").")
+                throw ExitCode.failure
+            }
+            try write(history.route(nonce: nonce))
         }
 
         private func nonceFromPhoto() async throws -> String {

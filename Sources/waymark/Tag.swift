@@ -22,7 +22,8 @@ struct Tag: AsyncParsableCommand {
 
             The route: --track files and --route win. Without them, the route recorded with the QR photo's \
             nonce is taken from this computer's recorder store (as `waymark record` wrote it; plaintext, \
-            so no passphrase is asked), else from the route service when one is configured.
+            so no passphrase is asked), else from the route service when one is configured: a route stored \
+            there, or what an OwnTracks device with that nonce sent during the photos' time (`waymark owntracks pair`).
 
             Photos are replaced atomically (temporary file, fsync, rename); every other tag and the image \
             data stay as they were.
@@ -120,11 +121,15 @@ struct Tag: AsyncParsableCommand {
             // The route recorded here first (plaintext, no passphrase), then the route service.
             let store = recorderStore.store.map { URL(fileURLWithPath: $0) } ?? RecorderPaths.defaultStoreLocation()
             options.routeSources = [RecorderRouteProvider(storeURL: store)]
-            if service.isGiven { options.routeSources.append(ServerRouteSource(client: try service.client())) }
+            if service.isGiven {
+                let client = try service.client()
+                options.routeSources += [ServerRouteSource(client: client), OwnTracksRouteSource(client: client)]
+            }
         } else if service.server != nil {
             // --server with --track fetches too; WAYMARK_SERVER from the environment does not, so
             // that someone with it set can still tag from a GPX file alone.
-            options.routeSources = [ServerRouteSource(client: try service.client())]
+            let client = try service.client()
+            options.routeSources = [ServerRouteSource(client: client), OwnTracksRouteSource(client: client)]
         }
         options.routeNonce = nonce
         options.passphrase = passphrase.provider()

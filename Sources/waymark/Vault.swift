@@ -204,6 +204,12 @@ struct Vault: AsyncParsableCommand {
             Without arguments every route of the recorder not cached before is added. The cache is uploaded \
             only over Wi-Fi, as the data vault's own app does; --any-network sends over any \
             connection. Records the vault refuses stay cached; `waymark vault status` shows how many.
+
+            --owntracks NONCE sends what that OwnTracks device recorded in the background (between --from \
+            and --to), decrypted here with the passphrase: one position per --every (5 minutes unless \
+            given: a day is 288 records, where one was at a street's resolution on foot, not every 10 s \
+            that OwnTracks records for geotagging). The route service and its key are --server and \
+            WAYMARK_API_KEY / WAYMARK_API_SECRET, as for `waymark tag`.
             """
         )
 
@@ -215,10 +221,36 @@ struct Vault: AsyncParsableCommand {
         var repo: String?
         @Flag(name: .long, help: "Upload over any network, not only Wi-Fi.") var anyNetwork = false
         @OptionGroup var storeOptions: StoreOptions
+        @Option(name: .long, help: "An OwnTracks device's nonce: send what it recorded instead of the recorder's routes.") var owntracks: String?
+        @Option(name: .long, help: "With --owntracks: the first instant, ISO 8601 with its zone.", transform: Routes.Export.instant) var from: Date?
+        @Option(name: .long, help: "With --owntracks: the last instant, ISO 8601 with its zone.", transform: Routes.Export.instant) var to: Date?
+        @Option(name: .long, help: "With --owntracks: one position per this interval, e.g. 30s, 5m, 1h (default 5m).", transform: Push.interval)
+        var every: TimeInterval = 300
+        @OptionGroup(title: "Route service (with --owntracks)") var service: ServerOptions
+        @OptionGroup var passphrase: PassphraseOptions
+
+        /// `30s`, `5m`, `1h` or plain seconds.
+        static func interval(_ text: String) throws -> TimeInterval {
+            let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+            let unit = text.last.flatMap { units[$0] }
+            guard let number = Double(unit == nil ? text : String(text.dropLast())), number.isFinite, number > 0 else {
+                throw ValidationError("--every takes an interval such as 30s, 5m or 1h.")
+            }
+            let seconds = number * (unit ?? 1)
+            guard seconds >= 1, seconds <= 86_400 else { throw ValidationError("--every is from 1 s to 24 h.") }
+            return seconds
+        }
 
         func validate() throws {
             if let repo, !VaultCache.isRepositoryName(repo) {
                 throw ValidationError("--repo takes a repository name such as eu.ownyourdata.location (no slashes, spaces or control characters).")
+            }
+            if let owntracks {
+                if !QRPayload.isWaymarkNonce(owntracks) { throw ValidationError("--owntracks takes the device's nonce: 12 characters of 0-9 and A-Z.") }
+                if !routeIDs.isEmpty || !file.isEmpty { throw ValidationError("--owntracks sends what the device recorded; give no route numbers or --file with it.") }
+                if let from, let to, from > to { throw ValidationError("--from must come before --to.") }
+            } else if from != nil || to != nil {
+                throw ValidationError("--from and --to go with --owntracks.")
             }
         }
 
@@ -227,8 +259,12 @@ struct Vault: AsyncParsableCommand {
             let words = VaultWords(environment: env)
             let cache = try Vault.openCache()
             if let repo { try cache.setRepository(repo) }
-            if file.isEmpty || !routeIDs.isEmpty { try await cacheRoutes(into: cache) }
-            for path in file { try cacheFile(path, into: cache) }
+            if let owntracks {
+                try await cacheOwnTracks(owntracks, into: cache)
+            } else {
+                if file.isEmpty || !routeIDs.isEmpty { try await cacheRoutes(into: cache) }
+                for path in file { try cacheFile(path, into: cache) }
+            }
 
             let cached = try cache.count()
             guard cached > 0 else {
@@ -309,6 +345,16 @@ struct Vault: AsyncParsableCommand {
                 }
             }
             if before > 0 { print("\(VaultWords.count(before, "recorded route")) cached before; nothing added for \(before == 1 ? "it" : "them").") }
+        }
+
+        /// Adds one position per interval of what an OwnTracks device recorded (records already
+        /// cached are not added twice).
+        private func cacheOwnTracks(_ nonce: String, into cache: VaultCache) async throws {
+            let history = try await OwnTracksExport.history(nonce: nonce, from: from, to: to, service: service, passphrase: passphrase)
+            let fixes = history.onePerInterval(every)
+            let added = try cache.add(VaultRecord.records(track: fixes), source: nil)
+            print("OwnTracks device \(nonce): \(VaultWords.count(history.fixes.count, "position")) recorded, one per \(Int(every)) s: "
+                + "\(VaultWords.count(added, "location record")) cached\(added < fixes.count ? " (\(fixes.count - added) cached before)" : "").")
         }
 
         /// Adds a track file's fixes, unless the same file was cached before.

@@ -134,7 +134,7 @@ struct ContractRoutesTests {
                                                    headers: ["Content-Type": "application/json"], body: Array("{}".utf8))
                 let access = try #require(ContractRoutes.Access(operation.security), "\(operation.id)")
                 switch access {
-                case .session, .signature:
+                case .session, .signature, .owntracks:
                     #expect(answer.status == .unauthorized, "\(operation.id) \(operation.method) /\(target): \(answer.status)")
                 case .anyone, .optionalSession:
                     #expect(answer.status != .unauthorized,

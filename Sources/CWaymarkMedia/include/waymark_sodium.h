@@ -71,6 +71,29 @@ int wm_box_open_easy(unsigned char *out, const unsigned char *box, size_t length
 /** crypto_scalarmult_base: the public key of `secret_key`. Returns 0, or -1. */
 int wm_box_public_key(unsigned char public_key[WM_BOX_PUBLIC_KEY_BYTES], const unsigned char secret_key[WM_BOX_SECRET_KEY_BYTES]);
 
+/** Sizes of crypto_secretbox (XSalsa20-Poly1305): the key, the nonce, and the tag a box adds. */
+enum {
+    WM_SECRETBOX_KEY_BYTES = 32,
+    WM_SECRETBOX_NONCE_BYTES = 24,
+    WM_SECRETBOX_MAC_BYTES = 16,
+};
+
+/**
+ * crypto_secretbox_easy: seals `length` bytes of `message` under `key` with `nonce` into `out`,
+ * which holds `length + WM_SECRETBOX_MAC_BYTES` bytes (the tag, then the ciphertext): what the
+ * OwnTracks apps send as an encrypted message (DESIGN §3.13). Returns 0, or -1.
+ */
+int wm_secretbox_easy(unsigned char *out, const unsigned char *message, size_t length,
+                      const unsigned char nonce[WM_SECRETBOX_NONCE_BYTES], const unsigned char key[WM_SECRETBOX_KEY_BYTES]);
+
+/**
+ * crypto_secretbox_open_easy: opens `length` bytes of `box` (at least WM_SECRETBOX_MAC_BYTES) into
+ * `out`, which holds `length - WM_SECRETBOX_MAC_BYTES` bytes. Returns 0, or -1 when the box is too
+ * short, forged, or sealed under another key or nonce.
+ */
+int wm_secretbox_open_easy(unsigned char *out, const unsigned char *box, size_t length,
+                           const unsigned char nonce[WM_SECRETBOX_NONCE_BYTES], const unsigned char key[WM_SECRETBOX_KEY_BYTES]);
+
 /** randombytes_buf: `length` bytes from the system's CSPRNG into `out`. Returns 0, or -1. */
 int wm_random_bytes(unsigned char *out, size_t length);
 

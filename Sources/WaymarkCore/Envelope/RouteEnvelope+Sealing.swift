@@ -25,11 +25,33 @@ extension RouteEnvelope {
         return try seal(plaintext: RoutePlaintext.encode(route), passphrase: passphrase, nonce: nonce, kdf: parameters, iv: iv)
     }
 
+    /// Encrypts a secret that is not a route (an OwnTracks device's key) exactly as a route is
+    /// sealed, with the associated data of `content`: it opens only as that, with its nonce.
+    public static func seal(_ content: EnvelopeContent, _ plaintext: Data, passphrase: String, nonce: String,
+                            kdf: KDFChoice = .scrypt()) throws -> RouteEnvelope {
+        var generator = SystemRandomNumberGenerator()
+        let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let iv = Data((0..<12).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let parameters: KDF
+        switch kdf {
+        case let .scrypt(n, r, p): parameters = .scrypt(n: n, r: r, p: p, salt: salt)
+        case let .pbkdf2(iterations): parameters = .pbkdf2(iterations: iterations, salt: salt)
+        }
+        return try seal(plaintext: plaintext, passphrase: passphrase, nonce: nonce, kdf: parameters, iv: iv, content: content)
+    }
+
+    /// Opens what ``seal(_:_:passphrase:nonce:kdf:)`` sealed as `content`.
+    ///
+    /// - Throws: ``RouteEnvelopeError/cannotOpen`` for another passphrase, nonce or content.
+    public func open(_ content: EnvelopeContent, passphrase: String, nonce: String) throws -> Data {
+        try openPlaintext(master: masterKey(passphrase: passphrase), nonce: nonce, content: content)
+    }
+
     /// Encrypts plaintext with fixed KDF parameters and IV (for known-answer tests).
-    static func seal(plaintext: Data, passphrase: String, nonce: String, kdf: KDF, iv: Data) throws -> RouteEnvelope {
+    static func seal(plaintext: Data, passphrase: String, nonce: String, kdf: KDF, iv: Data, content: EnvelopeContent = .route) throws -> RouteEnvelope {
         let master = try Self.masterKey(passphrase: passphrase, kdf: kdf)
         let box = try AES.GCM.seal(plaintext, using: RouteKeys.encryptionKey(master: master),
-                                   nonce: AES.GCM.Nonce(data: iv), authenticating: RouteKeys.associatedData(nonce: nonce))
+                                   nonce: AES.GCM.Nonce(data: iv), authenticating: RouteKeys.associatedData(content, nonce: nonce))
         return RouteEnvelope(kdf: kdf, iv: iv, ct: box.ciphertext + box.tag)
     }
 
@@ -50,14 +72,14 @@ extension RouteEnvelope {
     }
 
     /// The decrypted plaintext bytes.
-    func openPlaintext(master: SymmetricKey, nonce: String) throws -> Data {
+    func openPlaintext(master: SymmetricKey, nonce: String, content: EnvelopeContent = .route) throws -> Data {
         guard ct.count >= 16, let box = try? AES.GCM.SealedBox(
             nonce: AES.GCM.Nonce(data: iv), ciphertext: ct.prefix(ct.count - 16), tag: ct.suffix(16)) else {
             throw RouteEnvelopeError.malformed(field: "ct", reason: "is too short to hold the 16-byte tag")
         }
         do {
             return try AES.GCM.open(box, using: RouteKeys.encryptionKey(master: master),
-                                    authenticating: RouteKeys.associatedData(nonce: nonce))
+                                    authenticating: RouteKeys.associatedData(content, nonce: nonce))
         } catch {
             throw RouteEnvelopeError.cannotOpen
         }

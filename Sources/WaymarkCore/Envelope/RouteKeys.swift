@@ -34,8 +34,22 @@ public enum RouteKeys {
 
     /// The AES-GCM associated data that binds a route to its QR nonce.
     static func associatedData(nonce: String) -> Data {
-        Data("waymark-route-v1:\(nonce)".utf8)
+        associatedData(.route, nonce: nonce)
     }
+
+    /// The associated data for `content` sealed with `nonce`: its prefix, then the nonce.
+    static func associatedData(_ content: EnvelopeContent, nonce: String) -> Data {
+        Data("\(content.rawValue):\(nonce)".utf8)
+    }
+}
+
+/// What an envelope holds: its associated data begins with this, so that one kind never opens
+/// as another (an OwnTracks key is sealed exactly as a route, DESIGN §3.2 and §3.13).
+public enum EnvelopeContent: String, Sendable {
+    /// A route's plaintext (§3.2).
+    case route = "waymark-route-v1"
+    /// An OwnTracks device's encryption key, the UTF-8 of its text (§3.13).
+    case owntracksKey = "waymark-owntracks-key-v1"
 }
 
 extension Sequence where Element == UInt8 {

@@ -8,6 +8,15 @@ public protocol RouteProvider: Sendable {
     var name: String { get }
     /// The route recorded with `nonce`, or nil when this provider has none.
     func route(forNonce nonce: String) async throws -> ProvidedRoute?
+    /// The route recorded with `nonce` during `span` (the photos' time, with a margin): a provider
+    /// that can ask for less than the whole route does; the others answer the whole.
+    func route(forNonce nonce: String, during span: DateInterval?) async throws -> ProvidedRoute?
+}
+
+extension RouteProvider {
+    public func route(forNonce nonce: String, during span: DateInterval?) async throws -> ProvidedRoute? {
+        try await route(forNonce: nonce)
+    }
 }
 
 /// What a ``RouteProvider`` found for a nonce.
@@ -16,6 +25,9 @@ public enum ProvidedRoute: Sendable {
     case sealed(RouteEnvelope)
     /// A route already in plaintext, with a short account of where it is, e.g. "route 3, recorded 2024-06-01T10:00:00.000Z".
     case plaintext(Route, detail: String)
+    /// What an OwnTracks device sent (DESIGN §3.13): its key sealed under the passphrase with the
+    /// nonce, and the `data` of its encrypted messages, whose fixes in `span` make the route.
+    case owntracks(sealedKey: RouteEnvelope, messages: [String], span: DateInterval?)
 }
 
 /// Where the tagger gets an encrypted route for the nonce it read from a QR photo.

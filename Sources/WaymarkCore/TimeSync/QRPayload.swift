@@ -50,6 +50,11 @@ public struct QRPayload: Sendable, Hashable {
         })
     }
 
+    /// Whether `text` is a nonce as Waymark writes them: 12 characters of `0-9A-Z`.
+    public static func isWaymarkNonce(_ text: String) -> Bool {
+        text.count == nonceLength && text.allSatisfy { nonceAlphabet.contains($0) }
+    }
+
     /// A new session nonce from the system's cryptographically secure generator.
     public static func makeNonce() -> String {
         var generator = SystemRandomNumberGenerator()

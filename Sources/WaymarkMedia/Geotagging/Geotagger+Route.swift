@@ -15,7 +15,18 @@ public struct LoadedRoute: Sendable {
 extension Geotagger {
     /// Reads the track files and finds the route of each nonce the QR photos showed (or
     /// `routeNonce`): each route source is asked in turn, and the first that has it wins.
-    static func loadRoute(options: GeotagOptions, nonces: [String], qrSearch: QRSearchReport) async throws -> LoadedRoute {
+    /// The photos' time in UTC with a margin, for a route source that can ask for less than a
+    /// whole route (an OwnTracks device sends for months). The clock is synced with the default
+    /// QR period here; the route's own period moves it by seconds, well inside the margin.
+    static func photoSpan(_ photos: [InspectedPhoto], options: GeotagOptions) -> DateInterval? {
+        guard let clock = try? clockCorrection(photos: photos, options: options, qrPeriod: options.qrPeriod).0 else { return nil }
+        let times = photos.compactMap(\.camera).map { clock.utc(for: $0) }
+        guard let first = times.min(), let last = times.max() else { return nil }
+        let margin = max(600, options.correlation.maxGap + options.correlation.maxExtrapolation)
+        return DateInterval(start: first - margin, end: last + margin)
+    }
+
+    static func loadRoute(options: GeotagOptions, nonces: [String], qrSearch: QRSearchReport, span: DateInterval? = nil) async throws -> LoadedRoute {
         var tracks: [Track] = []
         var sources: [String] = []
         var qrPeriod: Double?
@@ -39,7 +50,7 @@ extension Geotagger {
                 providers: for provider in providers {
                     let answer: ProvidedRoute?
                     do {
-                        answer = try await provider.route(forNonce: nonce)
+                        answer = try await provider.route(forNonce: nonce, during: span)
                     } catch {
                         readFailures.append("Cannot read the route from \(provider.name): \(error)")
                         continue
@@ -51,6 +62,24 @@ extension Geotagger {
                         tracks += route.tracks
                         qrPeriod = route.qrPeriod ?? qrPeriod
                         sources.append(detail)
+                    case let .owntracks(sealedKey, messages, span)?:
+                        if passphrase == nil {
+                            guard let ask = options.passphrase else {
+                                throw GeotagError("Opening what the OwnTracks device sent to \(provider.name) needs the passphrase: set WAYMARK_PASSPHRASE, give --passphrase-file, or run in a terminal to be asked.")
+                            }
+                            passphrase = try ask()
+                        }
+                        let key: OwnTracksKey
+                        do {
+                            key = try OwnTracksHistory.key(sealed: sealedKey, passphrase: passphrase ?? "", nonce: nonce)
+                        } catch {
+                            sealedFailure = (provider.name, error)
+                            continue providers
+                        }
+                        let history = OwnTracksHistory(messages: messages, key: key, span: span)
+                        tracks += history.route(nonce: nonce).tracks
+                        sources.append("OwnTracks device \(nonce) at \(provider.name): \(history.fixes.count) position\(history.fixes.count == 1 ? "" : "s")"
+                            + (history.unreadable > 0 ? ", \(history.unreadable) message\(history.unreadable == 1 ? "" : "s") that did not open" : ""))
                     case let .sealed(envelope)?:
                         if passphrase == nil {
                             guard let ask = options.passphrase else {

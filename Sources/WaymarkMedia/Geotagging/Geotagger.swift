@@ -35,7 +35,8 @@ public struct Geotagger: Sendable {
         let qrPhotos = photos.filter { !$0.qrCodes.isEmpty }
         var nonces: [String] = []
         for payload in qrPhotos.flatMap(\.qrCodes) where !nonces.contains(payload.nonce) { nonces.append(payload.nonce) }
-        let loaded = try await Self.loadRoute(options: options, nonces: nonces, qrSearch: qrSearch)
+        let loaded = try await Self.loadRoute(options: options, nonces: nonces, qrSearch: qrSearch,
+                                              span: Self.photoSpan(photos, options: options))
         let qrPeriod = loaded.qrPeriod ?? options.qrPeriod
         let (clock, rejected) = try Self.clockCorrection(photos: photos, options: options, qrPeriod: qrPeriod)
         let checks = purpose == .check ? ClockSync.check(clock, against: Self.qrSamples(photos, qrPeriod: qrPeriod)) : []

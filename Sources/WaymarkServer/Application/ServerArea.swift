@@ -26,7 +26,7 @@ extension ServerArea {
 /// tables of the areas before it (a photo to its owner's account, a task to its photos).
 let serverAreas: [any ServerArea] = [
     ServiceArea(), RouteArea(), AccountArea(), KeyArea(), PhotoArea(), ReceiptArea(),
-    TaskArea(), FieldPathArea(), SceneArea(), QRArea(), SkyArea(),
+    TaskArea(), FieldPathArea(), SceneArea(), QRArea(), SkyArea(), OwnTracksArea(),
 ]
 
 /// The service's own operations of `common.yaml`: health, the contract itself, the web app's

@@ -14,6 +14,7 @@ struct ServerStores: Sendable {
     var tasks: any TaskStore
     var paths: any FieldPathStore
     var scenes: any SceneStore
+    var owntracks: any OwnTracksStore
 
     /// Every store on the server's Fluent database (SQLite or PostgreSQL).
     static func fluent(_ database: ServerDatabase, clock: WallClock) -> ServerStores {
@@ -26,7 +27,8 @@ struct ServerStores: Sendable {
             photos: SQLPhotoStore(database: database, clock: clock),
             tasks: SQLTaskStore(database: database, clock: clock),
             paths: SQLFieldPathStore(database: database),
-            scenes: SQLSceneStore(database: database)
+            scenes: SQLSceneStore(database: database),
+            owntracks: SQLOwnTracksStore(database: database)
         )
     }
 }

@@ -23,6 +23,8 @@ final class ContractRoutes {
         case session
         /// The document's default: a request signed with a device key (version 2).
         case signature
+        /// `[owntracksBasic]`: HTTP Basic with an OwnTracks device's secret (DESIGN §3.13).
+        case owntracks
 
         var description: String {
             switch self {
@@ -30,6 +32,7 @@ final class ContractRoutes {
             case .optionalSession: "a session if there is one"
             case .session: "a session"
             case .signature: "a signed request"
+            case .owntracks: "an OwnTracks device's Basic credentials"
             }
         }
 
@@ -41,6 +44,7 @@ final class ContractRoutes {
             case [[], ["bearer"], ["sessionCookie"]]: self = .optionalSession
             case [["bearer"], ["sessionCookie"]]: self = .session
             case [["apiKey", "apiNonce", "apiSignature", "apiSignedHeaders", "apiTimestamp"]]: self = .signature
+            case [["owntracksBasic"]]: self = .owntracks
             default: return nil
             }
         }
