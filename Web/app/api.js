@@ -242,3 +242,37 @@ export async function signRequest({ secret, key, method, target, body, headers, 
     'X-API-Sig': signature,
   };
 }
+
+/**
+ * Calls operation `id` signed with a device key (signature v2) instead of the session cookie, as
+ * the route API and an OwnTracks device's messages are asked for: the request target comes from
+ * the contract, a fresh nonce signs every request, and no cookie is sent. A JSON body is signed
+ * with its content-type.
+ * @template {keyof Operations} K
+ * @param {K} id
+ * @param {{key: string, secret: string}} deviceKey
+ * @param {CallOptions<K>} [options]
+ * @returns {Promise<Operations[K]['answer']>}
+ */
+export async function callSigned(id, deviceKey, options = /** @type {CallOptions<K>} */ ({})) {
+  const { body, headers = {} } = /** @type {{ body?: unknown, headers?: Record<string, string> }} */ (options);
+  const method = operations[id].method;
+  const to = target(id, options);
+  const text = body === undefined ? '' : JSON.stringify(body);
+  /** @type {Array<[string, string]>} */
+  const signed = Object.entries(headers);
+  if (body !== undefined) signed.unshift(['content-type', 'application/json']);
+  const xapi = await signRequest({ secret: deviceKey.secret, key: deviceKey.key, method, target: to, body: text, headers: signed });
+  /** @type {Record<string, string>} */
+  const sent = { Accept: 'application/json', ...xapi };
+  for (const [name, value] of signed) sent[name] = value;
+  let response;
+  try {
+    response = await fetch(to, { method, headers: sent, body: body === undefined ? undefined : text, credentials: 'omit', cache: 'no-store' });
+  } catch (error) {
+    throw new ApiError(0, 'offline', String(error));
+  }
+  const answer = await response.text();
+  if (!response.ok) throw errorFromResponse(response.status, answer, response.headers.get('Retry-After'));
+  return answer === '' ? null : JSON.parse(answer);
+}

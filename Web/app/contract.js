@@ -5,7 +5,7 @@
 
 /**
  * @typedef {object} Error
- * @property {'bad_request' | 'bad_signature' | 'broken_image' | 'busy' | 'conflict' | 'cross_site_request' | 'forbidden' | 'headers_too_large' | 'idempotency_key_reused' | 'internal_error' | 'invalid_assignee' | 'invalid_cursor' | 'invalid_delete_token' | 'invalid_delete_token_hash' | 'invalid_display_name' | 'invalid_due_date' | 'invalid_email' | 'invalid_envelope' | 'invalid_field' | 'invalid_idempotency_key' | 'invalid_instructions' | 'invalid_json' | 'invalid_lookup' | 'invalid_metadata' | 'invalid_multipart' | 'invalid_name' | 'invalid_note' | 'invalid_password' | 'invalid_path' | 'invalid_place' | 'invalid_query' | 'invalid_reason' | 'invalid_request' | 'invalid_title' | 'invalid_username' | 'invalid_visibility' | 'method_not_allowed' | 'missing_image' | 'missing_metadata' | 'missing_photo' | 'missing_signature' | 'no_orbit_data' | 'no_receipt' | 'not_an_image' | 'not_deletable' | 'not_found' | 'not_signed_in' | 'part_of_scene' | 'payload_too_large' | 'photo_sent' | 'raw_without_preview' | 'registration_closed' | 'replayed_request' | 'signature_version' | 'stale_timestamp' | 'task_already_sent' | 'task_busy' | 'task_not_editable' | 'task_not_sent' | 'too_many_attempts' | 'too_many_pixels' | 'too_many_points' | 'unauthorized' | 'unknown_assignee' | 'unknown_host' | 'unknown_key' | 'unsigned_header' | 'unsupported_media_type' | 'uri_too_long' | 'username_taken' | 'wrong_credentials' | 'wrong_delete_token'} error A stable code, one of this list (APIErrorCode in Sources/WaymarkAPI); the web app has words for each in every language.
+ * @property {'bad_request' | 'bad_signature' | 'broken_image' | 'busy' | 'conflict' | 'cross_site_request' | 'forbidden' | 'headers_too_large' | 'idempotency_key_reused' | 'internal_error' | 'invalid_assignee' | 'invalid_cursor' | 'invalid_delete_token' | 'invalid_delete_token_hash' | 'invalid_display_name' | 'invalid_due_date' | 'invalid_email' | 'invalid_envelope' | 'invalid_field' | 'invalid_idempotency_key' | 'invalid_instructions' | 'invalid_json' | 'invalid_lookup' | 'invalid_metadata' | 'invalid_multipart' | 'invalid_name' | 'invalid_note' | 'invalid_password' | 'invalid_path' | 'invalid_place' | 'invalid_query' | 'invalid_reason' | 'invalid_request' | 'invalid_title' | 'invalid_username' | 'invalid_visibility' | 'method_not_allowed' | 'missing_image' | 'missing_metadata' | 'missing_photo' | 'missing_signature' | 'no_orbit_data' | 'no_receipt' | 'not_an_image' | 'not_deletable' | 'not_encrypted' | 'not_found' | 'not_signed_in' | 'part_of_scene' | 'payload_too_large' | 'photo_sent' | 'raw_without_preview' | 'registration_closed' | 'replayed_request' | 'signature_version' | 'stale_timestamp' | 'task_already_sent' | 'task_busy' | 'task_not_editable' | 'task_not_sent' | 'too_many_attempts' | 'too_many_pixels' | 'too_many_points' | 'unauthorized' | 'unknown_assignee' | 'unknown_host' | 'unknown_key' | 'unsigned_header' | 'unsupported_media_type' | 'uri_too_long' | 'username_taken' | 'wrong_credentials' | 'wrong_delete_token'} error A stable code, one of this list (APIErrorCode in Sources/WaymarkAPI); the web app has words for each in every language.
  * @property {string} reason What happened and what to do, for people.
  */
 
@@ -386,6 +386,61 @@
  * @property {Photo} photo
  * @property {Attitude} attitude
  * @property {number | null} heading
+ */
+
+/**
+ * @typedef {object} OwnTracksMessage
+ * @property {string} _type Only `encrypted` is stored.
+ * @property {string} [data] A 24-byte nonce followed by secretbox(the message JSON), standard Base64.
+ */
+
+/**
+ * Twelve characters of 0-9A-Z from a CSPRNG, as a route's QR nonce (§3.1).
+ * @typedef {string} DeviceNonce
+ */
+
+/**
+ * The OwnTracks encryption key sealed as a route envelope (§3.2) with associated data `waymark-owntracks-key-v1:` + nonce.
+ * @typedef {object} SealedKey
+ * @property {number} v
+ * @property {Record<string, unknown>} kdf
+ * @property {string} aead
+ * @property {string} iv
+ * @property {string} ct
+ */
+
+/**
+ * @typedef {object} OwnTracksDevice
+ * @property {string} id
+ * @property {string} name
+ * @property {DeviceNonce} nonce
+ * @property {SealedKey} sealedKey
+ * @property {Instant} createdAt
+ * @property {number} messages How many messages it has sent.
+ * @property {Instant | null} lastMessageAt
+ */
+
+/**
+ * @typedef {object} NewOwnTracksDevice
+ * @property {string} id
+ * @property {string} name
+ * @property {DeviceNonce} nonce
+ * @property {string} username The Basic user OwnTracks sends.
+ * @property {string} secret The Basic password OwnTracks sends; shown only now.
+ * @property {Instant} createdAt
+ */
+
+/**
+ * @typedef {object} OwnTracksSealedDevice
+ * @property {SealedKey} sealedKey
+ * @property {Instant} createdAt
+ * @property {number} messages
+ */
+
+/**
+ * @typedef {object} OwnTracksStoredMessage
+ * @property {string} data The `data` of the encrypted message, as it came.
+ * @property {Instant} receivedAt
  */
 
 /**
@@ -801,6 +856,58 @@
  *     body: undefined,
  *     answer: ScenePage,
  *   },
+ *   publishOwnTracks: {
+ *     method: 'POST',
+ *     path: {},
+ *     query: {},
+ *     body: OwnTracksMessage | undefined,
+ *     answer: unknown[],
+ *   },
+ *   createOwnTracksDevice: {
+ *     method: 'POST',
+ *     path: {},
+ *     query: {},
+ *     body: {
+ *         name: string,
+ *         nonce: DeviceNonce,
+ *         sealedKey: SealedKey,
+ *       },
+ *     answer: NewOwnTracksDevice,
+ *   },
+ *   listOwnTracksDevices: {
+ *     method: 'GET',
+ *     path: {},
+ *     query: {},
+ *     body: undefined,
+ *     answer: {
+ *         items: Array<OwnTracksDevice>,
+ *         next: string | null,
+ *       },
+ *   },
+ *   revokeOwnTracksDevice: {
+ *     method: 'DELETE',
+ *     path: { device_id: string },
+ *     query: {},
+ *     body: undefined,
+ *     answer: null,
+ *   },
+ *   findOwnTracksDevice: {
+ *     method: 'GET',
+ *     path: { lookup: Hex64 },
+ *     query: {},
+ *     body: undefined,
+ *     answer: OwnTracksSealedDevice,
+ *   },
+ *   listOwnTracksMessages: {
+ *     method: 'GET',
+ *     path: { lookup: Hex64 },
+ *     query: { from?: Instant, to?: Instant, cursor?: string, limit?: number },
+ *     body: undefined,
+ *     answer: {
+ *         items: Array<OwnTracksStoredMessage>,
+ *         next: string | null,
+ *       },
+ *   },
  * }} Operations
  */
 
@@ -856,6 +963,12 @@ export const operations = Object.freeze({
   addRephotograph: { method: 'POST', path: '/api/v1/scenes/{scene_id}/photos' },
   removeRephotograph: { method: 'DELETE', path: '/api/v1/scenes/{scene_id}/photos/{photo_id}' },
   myScenes: { method: 'GET', path: '/api/v1/me/scenes' },
+  publishOwnTracks: { method: 'POST', path: '/api/v1/owntracks' },
+  createOwnTracksDevice: { method: 'POST', path: '/api/v1/owntracks/devices' },
+  listOwnTracksDevices: { method: 'GET', path: '/api/v1/owntracks/devices' },
+  revokeOwnTracksDevice: { method: 'DELETE', path: '/api/v1/owntracks/devices/{device_id}' },
+  findOwnTracksDevice: { method: 'GET', path: '/api/v1/owntracks/lookup/{lookup}' },
+  listOwnTracksMessages: { method: 'GET', path: '/api/v1/owntracks/lookup/{lookup}/messages' },
 });
 
 /** Every code an error answer can carry (the Error schema's `error`). @type {readonly ErrorCode[]} */
@@ -869,7 +982,7 @@ export const errorCodes = Object.freeze([
   'invalid_path', 'invalid_place', 'invalid_query', 'invalid_reason', 'invalid_request',
   'invalid_title', 'invalid_username', 'invalid_visibility', 'method_not_allowed', 'missing_image',
   'missing_metadata', 'missing_photo', 'missing_signature', 'no_orbit_data', 'no_receipt',
-  'not_an_image', 'not_deletable', 'not_found', 'not_signed_in', 'part_of_scene',
+  'not_an_image', 'not_deletable', 'not_encrypted', 'not_found', 'not_signed_in', 'part_of_scene',
   'payload_too_large', 'photo_sent', 'raw_without_preview', 'registration_closed',
   'replayed_request', 'signature_version', 'stale_timestamp', 'task_already_sent', 'task_busy',
   'task_not_editable', 'task_not_sent', 'too_many_attempts', 'too_many_pixels', 'too_many_points',

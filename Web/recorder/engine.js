@@ -405,11 +405,7 @@ export class RecorderEngine {
    * @returns {QRCode}
    */
   qrCode(instant) {
-    const period = Math.max(1, this.settings.qrPeriod);
-    const now = instant.wall + (this.clockCorrection ?? 0);
-    const start = Math.floor(now / period) * period;
-    const time = Math.trunc(start);
-    return { time, nonce: this.nonce, text: qrPayloadText(time, this.nonce), secondsLeft: start + period - now, period };
+    return qrCodeAt(instant.wall + (this.clockCorrection ?? 0), this.settings.qrPeriod, this.nonce);
   }
 
   /**
@@ -531,6 +527,22 @@ function isValidFix(fix) {
  */
 function predictedTime(fix, arrival, now) {
   return fix.time + Math.max(0, now.uptime - arrival.uptime, now.wall - arrival.wall);
+}
+
+/**
+ * The time-sync QR code to show at Unix time `now` (DESIGN §3.1): its time aligned on multiples
+ * of the period, and the seconds until the next one. The recorder's screen and /clock (an
+ * OwnTracks device's code, DESIGN §3.13) both show this.
+ * @param {number} now Unix seconds with fractions (the recorder's corrected by GPS time)
+ * @param {number} qrPeriod seconds; below 1 counts as 1
+ * @param {string} nonce
+ * @returns {QRCode}
+ */
+export function qrCodeAt(now, qrPeriod, nonce) {
+  const period = Math.max(1, qrPeriod);
+  const start = Math.floor(now / period) * period;
+  const time = Math.trunc(start);
+  return { time, nonce, text: qrPayloadText(time, nonce), secondsLeft: start + period - now, period };
 }
 
 /**

@@ -2,7 +2,8 @@
 // scrypt, so the master key is PBKDF2-HMAC-SHA256 (the envelope says so, and records its
 // iterations and salt; every Waymark reader opens both kinds). Then HKDF-SHA256 → encKey,
 // AES-256-GCM bound to the route's QR nonce, the lookup key and the delete token, exactly as
-// Sources/WaymarkCore/Envelope does. Also the passphrase verifier the recorder keeps (SCO-09…12).
+// Sources/WaymarkCore/Envelope does; the same envelope seals an OwnTracks device's key (DESIGN
+// §3.13) under other associated data. Also the passphrase verifier the recorder keeps (SCO-09…12).
 // Nothing here touches the DOM, so node's test runner imports it as it is.
 
 /**
@@ -153,6 +154,12 @@ async function encryptionKey(master, usage = /** @type {KeyUsage[]} */ (['encryp
 const associatedData = (nonce) => encoder.encode(`waymark-route-v1:${nonce}`);
 
 /**
+ * An OwnTracks key's associated data (DESIGN §3.13): never a route's.
+ * @param {string} nonce
+ */
+const ownTracksAssociatedData = (nonce) => encoder.encode(`waymark-owntracks-key-v1:${nonce}`);
+
+/**
  * The server's lookup key for a QR nonce: lowercase hex SHA-256 of `waymark-route-lookup-v1:` + nonce.
  * @param {string} nonce
  */
@@ -178,24 +185,67 @@ export async function deleteTokenHash(token) {
  * @param {{iterations?: number, salt?: Uint8Array, iv?: Uint8Array}} options
  * @returns {Promise<{envelope: Envelope, lookupKey: string, deleteToken: string, deleteTokenHash: string}>}
  */
-export async function sealRoute(route, passphrase, { iterations = PBKDF2_ITERATIONS, salt, iv } = {}) {
-  if (!Number.isInteger(iterations) || iterations < 1 || iterations > 100000000) throw new EnvelopeError('unsupportedKDF', 'kdf.iterations', 'must be 1 to 100000000');
+export async function sealRoute(route, passphrase, options = {}) {
   if (typeof route?.nonce !== 'string' || route.nonce === '') throw new EnvelopeError('malformed', 'nonce', 'is missing');
+  const { envelope, master } = await seal(encoder.encode(routePlaintext(route)), passphrase, associatedData(route.nonce), options);
+  const deleteToken = toHex(await hkdf(master, 'waymark-route-delete-v1'));
+  return { envelope, lookupKey: await lookupKey(route.nonce), deleteToken, deleteTokenHash: await deleteTokenHash(deleteToken) };
+}
+
+/**
+ * Seals an OwnTracks device's encryption key as a route envelope (DESIGN §3.13): the same
+ * format and keys, the plaintext the UTF-8 of the key, bound by the associated data
+ * `waymark-owntracks-key-v1:` + the device's nonce, so it opens with that nonce alone and never
+ * as a route.
+ * @param {string} key the OwnTracks encryption key
+ * @param {string} passphrase
+ * @param {string} nonce the device's nonce (12 characters of 0-9A-Z)
+ * @param {{iterations?: number, salt?: Uint8Array, iv?: Uint8Array}} [options]
+ * @returns {Promise<Envelope>}
+ */
+export async function sealOwnTracksKey(key, passphrase, nonce, options = {}) {
+  if (typeof key !== 'string' || key === '') throw new EnvelopeError('malformedPlaintext', 'key', 'is missing');
+  if (typeof nonce !== 'string' || nonce === '') throw new EnvelopeError('malformed', 'nonce', 'is missing');
+  return (await seal(encoder.encode(key), passphrase, ownTracksAssociatedData(nonce), options)).envelope;
+}
+
+/**
+ * Opens an OwnTracks device's sealed key with the passphrase and the device's nonce.
+ * @param {Envelope} envelope
+ * @param {string} passphrase
+ * @param {string} nonce
+ * @returns {Promise<string>} the key
+ * @throws {EnvelopeError} `cannotOpen` when the passphrase or nonce do not belong to it
+ */
+export async function openOwnTracksKey(envelope, passphrase, nonce) {
+  const { opened } = await open(envelope, passphrase, ownTracksAssociatedData(nonce));
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(opened);
+  } catch {
+    throw new EnvelopeError('malformedPlaintext', 'key', 'is not UTF-8');
+  }
+}
+
+/**
+ * The envelope of `plaintext` bound to `aad`, and its master key (for the route's delete token).
+ * @param {Uint8Array} plaintext
+ * @param {string} passphrase
+ * @param {Uint8Array} aad
+ * @param {{iterations?: number, salt?: Uint8Array, iv?: Uint8Array}} options
+ * @returns {Promise<{envelope: Envelope, master: Uint8Array}>}
+ */
+async function seal(plaintext, passphrase, aad, { iterations = PBKDF2_ITERATIONS, salt, iv }) {
+  if (!Number.isInteger(iterations) || iterations < 1 || iterations > 100000000) throw new EnvelopeError('unsupportedKDF', 'kdf.iterations', 'must be 1 to 100000000');
   const saltBytes = salt ?? crypto.getRandomValues(new Uint8Array(16));
   const ivBytes = iv ?? crypto.getRandomValues(new Uint8Array(12));
   if (saltBytes.length < 8 || saltBytes.length > 1024) throw new EnvelopeError('malformed', 'kdf.salt', 'must hold 8 to 1024 bytes');
   if (ivBytes.length !== 12) throw new EnvelopeError('malformed', 'iv', 'must hold 12 bytes');
   const master = await pbkdf2(passphrase, saltBytes, iterations);
   const key = await encryptionKey(master, ['encrypt']);
-  const sealed = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv: ivBytes, additionalData: associatedData(route.nonce), tagLength: 128 }, key, encoder.encode(routePlaintext(route)),
-  );
-  const deleteToken = toHex(await hkdf(master, 'waymark-route-delete-v1'));
+  const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv: ivBytes, additionalData: aad, tagLength: 128 }, key, plaintext);
   return {
     envelope: { v: 1, kdf: { alg: 'pbkdf2-sha256', iterations, salt: toBase64(saltBytes) }, aead: 'aes-256-gcm', iv: toBase64(ivBytes), ct: toBase64(new Uint8Array(sealed)) },
-    lookupKey: await lookupKey(route.nonce),
-    deleteToken,
-    deleteTokenHash: await deleteTokenHash(deleteToken),
+    master,
   };
 }
 
@@ -234,6 +284,19 @@ export async function openEnvelope(envelope, passphrase, nonce) {
  * @returns {Promise<{route: Route, plaintext: string, deleteToken: string}>}
  */
 export async function openEnvelopeWithToken(envelope, passphrase, nonce) {
+  const { opened, master } = await open(envelope, passphrase, associatedData(nonce));
+  const plaintext = new TextDecoder('utf-8', { fatal: true }).decode(opened);
+  return { route: parsePlaintext(plaintext, nonce), plaintext, deleteToken: toHex(await hkdf(master, 'waymark-route-delete-v1')) };
+}
+
+/**
+ * The plaintext bytes of an envelope bound to `aad`, and its master key.
+ * @param {Envelope} envelope
+ * @param {string} passphrase
+ * @param {Uint8Array} aad
+ * @returns {Promise<{opened: ArrayBuffer, master: Uint8Array}>}
+ */
+async function open(envelope, passphrase, aad) {
   if (!envelope || typeof envelope !== 'object') throw new EnvelopeError('malformed', '(top level)', 'is not an envelope');
   if (envelope.v !== 1) throw new EnvelopeError('malformed', 'v', 'must be 1');
   if (envelope.aead !== 'aes-256-gcm') throw new EnvelopeError('malformed', 'aead', 'must be "aes-256-gcm"');
@@ -242,14 +305,11 @@ export async function openEnvelopeWithToken(envelope, passphrase, nonce) {
   const ct = fromBase64(envelope.ct, 'ct');
   if (ct.length < 16) throw new EnvelopeError('malformed', 'ct', 'must hold at least the 16-byte tag');
   const master = await masterKey(envelope, passphrase);
-  let opened;
   try {
-    opened = await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: associatedData(nonce), tagLength: 128 }, await encryptionKey(master, ['decrypt']), ct);
+    return { opened: await crypto.subtle.decrypt({ name: 'AES-GCM', iv, additionalData: aad, tagLength: 128 }, await encryptionKey(master, ['decrypt']), ct), master };
   } catch {
     throw new EnvelopeError('cannotOpen');
   }
-  const plaintext = new TextDecoder('utf-8', { fatal: true }).decode(opened);
-  return { route: parsePlaintext(plaintext, nonce), plaintext, deleteToken: toHex(await hkdf(master, 'waymark-route-delete-v1')) };
 }
 
 /**

@@ -1,5 +1,5 @@
-// Location records (DESIGN §3.11) from what the phone knows: the fixes of a recorded route, or
-// one position read now. Speed (m/s) and heading (degrees from true north, 0 ≤ h < 360) come
+// Location records (DESIGN §3.11) from what the phone knows: the fixes of a recorded route, an
+// OwnTracks device's fixes, or one position read now. Speed (m/s) and heading (degrees from true north, 0 ≤ h < 360) come
 // from the source when it gives them; a route's fixes carry neither, so they are derived as the
 // Swift library's VaultRecord.records(track:) does: from the next fix (the start azimuth), the
 // track's last fix from the one before (the end azimuth, the direction of arrival), on the
@@ -71,6 +71,21 @@ export function recordFromPosition(position) {
   return {
     timestamp: isoSeconds(position.timestamp / 1000), latitude: coords.latitude, longitude: coords.longitude,
     altitude: known(coords.altitude), accuracy: known(coords.accuracy), speed: known(coords.speed),
+    heading: heading === null ? null : ((heading % 360) + 360) % 360, datum: DATUM,
+  };
+}
+
+/**
+ * The record of one fix that tells its own speed and heading (an OwnTracks fix: speed in m/s,
+ * heading in degrees); what it does not tell stays null.
+ * @param {Fix & {speed: number | null, heading: number | null}} fix
+ * @returns {VaultRecord}
+ */
+export function recordFromFix(fix) {
+  const heading = known(fix.heading);
+  return {
+    timestamp: isoSeconds(fix.time), latitude: fix.latitude, longitude: fix.longitude,
+    altitude: known(fix.altitude), accuracy: known(fix.accuracy), speed: known(fix.speed),
     heading: heading === null ? null : ((heading % 360) + 360) % 360, datum: DATUM,
   };
 }

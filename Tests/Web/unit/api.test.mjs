@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, WEB } from './helpers.mjs';
-import { call, target, ApiError, errorFromResponse, signRequest, stringToSign, newNonce } from '../../../Web/app/api.js';
+import { call, callSigned, target, ApiError, errorFromResponse, signRequest, stringToSign, newNonce } from '../../../Web/app/api.js';
 import { describeError, KNOWN_ERRORS } from '../../../Web/app/errors.js';
 import { t, useMessages } from '../../../Web/app/i18n.js';
 
@@ -157,4 +157,26 @@ test('api throws ApiError for an error answer and for no answer at all', async (
   await assert.rejects(call('signIn', { body: { username: 'a', password: 'b' } }), (e) => e instanceof ApiError && e.status === 429 && e.code === 'too_many_attempts' && e.retryAfter === 600);
   fakeFetch(new TypeError('Failed to fetch'));
   await assert.rejects(call('me'), (e) => e instanceof ApiError && e.status === 0 && e.code === 'offline');
+});
+
+test('callSigned asks with a device key’s signature (v2) over the target as sent, and no cookie', async () => {
+  const { createHmac, createHash } = await import('node:crypto');
+  const calls = fakeFetch(new Response('{"items":[],"next":null}', { status: 200 }));
+  const lookup = 'a'.repeat(64);
+  const answer = await callSigned('listOwnTracksMessages', { key: 'wmk_1', secret: 'sekrit' },
+    { path: { lookup }, query: { from: '2026-06-01T10:00:00.000Z', limit: 1000 } });
+  assert.deepEqual(answer, { items: [], next: null });
+  const { path, init } = calls[0];
+  assert.equal(path, `/api/v1/owntracks/lookup/${lookup}/messages?from=2026-06-01T10%3A00%3A00.000Z&limit=1000`);
+  assert.equal(init.method, 'GET');
+  assert.equal(init.credentials, 'omit');
+  assert.equal(init.body, undefined);
+  const headers = init.headers;
+  assert.equal(headers['X-API-Key'], 'wmk_1');
+  assert.equal(headers['X-API-Signed-Headers'], '');
+  // The signature as DESIGN §3.3 writes it, computed here without api.js.
+  const message = `waymark-sig-v2\nGET\n${path}\n${headers['X-API-Timestamp']}\n${headers['X-API-Nonce']}\n${createHash('sha256').update('').digest('hex')}\n`;
+  assert.equal(headers['X-API-Sig'], createHmac('sha256', 'sekrit').update(message).digest('hex'));
+  fakeFetch(new Response('{"error":"unknown_key","reason":"x"}', { status: 401 }));
+  await assert.rejects(callSigned('findOwnTracksDevice', { key: 'k', secret: 's' }, { path: { lookup } }), (error) => error instanceof ApiError && error.code === 'unknown_key');
 });

@@ -1,5 +1,6 @@
-// `/account`: sign in and sign up when signed out; when signed in, who you are, sign out, and
-// the devices (consumer keys for the route API) with their one-time secret.
+// `/account`: sign in and sign up when signed out; when signed in, who you are, sign out, the
+// devices (consumer keys for the route API) with their one-time secret, and the OwnTracks apps
+// that record for the account (Web/owntracks/).
 import { t, formatDate } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
 import { call, ApiError } from '../api.js';
@@ -10,6 +11,7 @@ import { syncNow } from '../../recorder/routes.js';
 import { announce } from '../status.js';
 import { JOBS, chosenJob, chooseJob, suggestedJob } from '../jobs.js';
 import { loadQrLibrary, qrModules, drawQr } from '../../recorder/ui/qr.js';
+import { ownTracksSection } from '../../owntracks/ui/account.js';
 
 /** @typedef {import('../session.js').User} User */
 /** @typedef {import('../router.js').PageContext} PageContext */
@@ -243,6 +245,7 @@ function signedIn(user, context) {
       el('dl', { class: 'facts' }, ...facts.flatMap(([key, value]) => [el('dt', {}, t(key)), el('dd', {}, value)])),
       el('p', { class: 'actions' }, signOut)),
     devices(context),
+    ownTracksSection({ signedOut: () => { setUser(null); context.refresh(); } }),
     pairing(),
     jobChooser(user),
   ];

@@ -129,7 +129,8 @@ async function recorder(root, context) {
     start,
     el('p', { class: 'record-links' },
       el('a', { href: '/routes' }, t('record.routesLink')), ' · ',
-      el('a', { href: '/settings' }, t('record.settingsLink')))));
+      el('a', { href: '/settings' }, t('record.settingsLink')), ' · ',
+      el('a', { href: '/clock' }, t('record.clockLink')))));
   // SHO-08: the Start button of the routes list (`/record?start=1`) starts at once; the address
   // loses `start` so that a reload does not start another recording.
   if (new URLSearchParams(location.search).has('start')) {

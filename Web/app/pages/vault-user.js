@@ -1,7 +1,8 @@
 // `/vault/user` (seed 002, User screen): the vault's username in the header, how many location
 // records wait on this phone and when the last upload succeeded; Upload location data now (on
 // any network), read location (one record from the browser's position), clear cache (asks
-// first), Open Web Data Vault, Log out; the repo the records go to; version and copyright.
+// first), Open Web Data Vault, Log out; positions an OwnTracks device recorded (FR3a); the repo
+// the records go to; version and copyright.
 // Uploads start by themselves only where the browser says the connection is Wi-Fi.
 import { t, formatDate } from '../i18n.js';
 import { el, uniqueId } from '../dom.js';
@@ -12,6 +13,7 @@ import { recordFromPosition } from '../../vault/records.js';
 import { isRepositoryName } from '../../vault/cache.js';
 import { refusedCount } from '../../vault/push.js';
 import { copyright, outside, failureWords } from '../../vault/ui/words.js';
+import { ownTracksExport } from '../../vault/ui/owntracks.js';
 
 /** @typedef {import('../router.js').PageContext} PageContext */
 /** @typedef {import('../../vault/push.js').PushReport} PushReport */
@@ -61,6 +63,7 @@ export async function render(root, context) {
       outside(session.vault, t('vault.user.openVault')), logout),
     message, error,
     el('p', { class: 'hint vault-wifi' }, t(networkKnown() ? 'vault.user.wifi' : 'vault.user.wifiUnknown')),
+    ownTracksExport({ cache, added: () => send(true) }),
     el('section', { class: 'card' },
       el('div', { class: 'field' },
         el('label', { for: repoId }, t('vault.user.repo')), repo,

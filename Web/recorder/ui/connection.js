@@ -36,6 +36,34 @@ export function resetDialog(onConfirmed) {
 }
 
 /**
+ * The passphrase input with its eye button that shows and hides what was typed (SCO-04/05);
+ * also the passphrase field of /account's OwnTracks pairing and /vault/user.
+ * @param {string} inputId
+ * @param {string} describedBy the ids of the hint and the error
+ * @returns {{input: HTMLInputElement, box: HTMLElement}} `box` holds both
+ */
+export function passphraseBox(inputId, describedBy) {
+  const input = el('input', {
+    id: inputId, name: 'passphrase', type: 'password', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
+    'aria-describedby': describedBy,
+  });
+  const eye = el('button', {
+    type: 'button', class: 'eye', 'aria-controls': inputId, 'aria-pressed': 'false', 'data-icon': 'eye-slash',
+    'aria-label': t('connection.show'),
+  }, icon('eye-slash'));
+  eye.addEventListener('click', () => {
+    const show = input.type === 'password';
+    input.type = show ? 'text' : 'password';
+    const name = show ? 'eye' : 'eye-slash';
+    eye.replaceChildren(icon(name));
+    eye.setAttribute('data-icon', name);
+    eye.setAttribute('aria-pressed', String(show));
+    eye.setAttribute('aria-label', t(show ? 'connection.hide' : 'connection.show'));
+  });
+  return { input, box: el('div', { class: 'passphrase-box' }, input, eye) };
+}
+
+/**
  * Draws the Connection screen into `root`; `onDone` runs once a passphrase is kept (saved for
  * the first time, or matched the kept one).
  * @param {HTMLElement} root
@@ -45,14 +73,7 @@ export function connectionScreen(root, onDone) {
   const inputId = uniqueId('passphrase');
   const errorId = `${inputId}-error`;
   const hintId = `${inputId}-hint`;
-  const input = el('input', {
-    id: inputId, name: 'passphrase', type: 'password', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
-    'aria-describedby': `${hintId} ${errorId}`,
-  });
-  const eye = el('button', {
-    type: 'button', class: 'eye', 'aria-controls': inputId, 'aria-pressed': 'false', 'data-icon': 'eye-slash',
-    'aria-label': t('connection.show'),
-  }, icon('eye-slash'));
+  const { input, box } = passphraseBox(inputId, `${hintId} ${errorId}`);
   const error = el('p', { id: errorId, class: 'form-error', role: 'alert' });
   const proceed = el('button', { type: 'submit', class: 'primary', disabled: true }, t('connection.continue'));
   const reset = el('button', { type: 'button', class: 'danger', hidden: true }, t('connection.reset'));
@@ -70,15 +91,6 @@ export function connectionScreen(root, onDone) {
     proceed.disabled = !isUsablePassphrase(input.value);
   };
 
-  eye.addEventListener('click', () => {
-    const show = input.type === 'password';
-    input.type = show ? 'text' : 'password';
-    const name = show ? 'eye' : 'eye-slash';
-    eye.replaceChildren(icon(name));
-    eye.setAttribute('data-icon', name);
-    eye.setAttribute('aria-pressed', String(show));
-    eye.setAttribute('aria-label', t(show ? 'connection.hide' : 'connection.show'));
-  });
   input.addEventListener('input', () => {
     // SCO-11: typing a usable passphrase again brings Continue back and hides the error.
     if (!reset.hidden && isUsablePassphrase(input.value)) showContinue();
@@ -92,7 +104,7 @@ export function connectionScreen(root, onDone) {
     el('p', { class: 'lead' }, t('connection.lead')),
     el('div', { class: 'field' },
       el('label', { for: inputId }, t('connection.passphrase')),
-      el('div', { class: 'passphrase-box' }, input, eye),
+      box,
       el('p', { class: 'hint', id: hintId }, t('connection.hint')),
       error),
     proceed, reset);
