@@ -238,8 +238,9 @@ public struct OwnTracksRouteSource: RouteProvider {
     public func route(forNonce nonce: String, during span: DateInterval?) async throws -> ProvidedRoute? {
         let lookup = RouteKeys.lookupKey(nonce: nonce)
         guard let device = try await client.owntracksDevice(lookup: lookup),
-              let messages = try await client.owntracksMessages(lookup: lookup, from: span.map { $0.start - Self.clockAllowance },
-                                                                to: span.map { $0.end + Self.queueAllowance })
+              let messages = try await client.owntracksMessages(
+                  lookup: lookup, from: span.flatMap { $0.start == .distantPast ? nil : $0.start - Self.clockAllowance },
+                  to: span.flatMap { $0.end == .distantFuture ? nil : $0.end + Self.queueAllowance })
         else { return nil }
         return .owntracks(sealedKey: device.sealedKey, messages: messages.map(\.data), span: span)
     }

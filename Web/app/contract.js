@@ -401,12 +401,7 @@
 
 /**
  * The OwnTracks encryption key sealed as a route envelope (§3.2) with associated data `waymark-owntracks-key-v1:` + nonce.
- * @typedef {object} SealedKey
- * @property {number} v
- * @property {Record<string, unknown>} kdf
- * @property {string} aead
- * @property {string} iv
- * @property {string} ct
+ * @typedef {RouteEnvelope} SealedKey
  */
 
 /**

@@ -2,13 +2,13 @@
 // service worker keeps for offline use, each with its SHA-256 (checked as it is cached), and the
 // cache's name, made from them.
 
-export const VERSION = 'waymark-shell-2026-12-08-f626afc293de01dd';
+export const VERSION = 'waymark-shell-2026-12-08-e16fa720df2877f1';
 
 /** @type {ReadonlyArray<readonly [string, string]>} URL path, Subresource Integrity */
 export const SHELL_MANIFEST = Object.freeze([
   ['/', 'sha256-Pt3U2TqDul6rvmM5hE/+wYvmZq8F1NbiU1RfARrtOzw='],
   ['/app/api.js', 'sha256-jA7y39jpSO0bL3azt2OtNi0K0SF278z8AKZAxUp25eM='],
-  ['/app/contract.js', 'sha256-zadAGxOSEmmMW4SQdO19MVJNoGTl8hssFz+xT3+wrig='],
+  ['/app/contract.js', 'sha256-iiYxJ2iRfl3+M0FnqFrohNFbXMBQEUaYbpTOxW9x8z0='],
   ['/app/dom.js', 'sha256-FHUaNyJnlSqSgzPjIPGwuZoKlWIXaXcUVXfLFL2wM/M='],
   ['/app/errors.js', 'sha256-Xo9AfbB5tGOoo3gnfV7dwTwKcj/8wlgssKtsH1dUi2U='],
   ['/app/geodesy.js', 'sha256-b2aFKRT1XOEnSikD6Ohbxcsw2jOIr3+Qn9qimUKoCGQ='],
