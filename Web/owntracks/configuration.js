@@ -62,9 +62,9 @@ export function owntracksConfiguration({ url, username, password, key }) {
     monitoring: 2,
     locatorInterval: 10,
     locatorDisplacement: 0,
-    locatorPriority: 0,
     cmd: false,
     remoteConfiguration: false,
   });
-  return { json, link: `owntracks:///config?inline=${toBase64(new TextEncoder().encode(json))}` };
+  // `+` as %2B: OwnTracks for Android decodes the query as a form, where a bare + is a space.
+  return { json, link: `owntracks:///config?inline=${toBase64(new TextEncoder().encode(json)).replaceAll('+', '%2B')}` };
 }

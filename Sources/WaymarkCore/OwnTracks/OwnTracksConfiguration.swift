@@ -5,8 +5,10 @@ import Foundation
 /// `owntracks:///config?inline=` + Base64 of the JSON that the phone's camera opens from a QR code.
 ///
 /// HTTP mode (3) to Waymark's endpoint with Basic authentication, the device's encryption key,
-/// and move monitoring (2) with a fix every 10 s from the most accurate source: a photo tour
-/// wants a dense track and lasts hours, not days. Remote commands and remote configuration stay
+/// and move monitoring (2) with a fix every 10 s: a photo tour wants a dense track and lasts
+/// hours, not days. `locatorPriority` is left out, so move mode takes its default, the most
+/// accurate source: OwnTracks for Android read the number 0 as NoPower in 2.5.4–2.5.6 and as
+/// HighAccuracy from 2.5.7. Remote commands and remote configuration stay
 /// off: nothing the server answers can change the app. The web app's pairing
 /// (`Web/owntracks/configuration.js`) writes the same JSON, key for key.
 public struct OwnTracksConfiguration: Sendable, Equatable {
@@ -39,12 +41,14 @@ public struct OwnTracksConfiguration: Sendable, Equatable {
         return "{\"_type\":\"configuration\",\"mode\":3,\"url\":\(quoted(url)),\"auth\":true,"
             + "\"username\":\(quoted(username)),\"password\":\(quoted(password)),\"deviceId\":\"waymark\",\"tid\":\"WM\","
             + "\"encryptionKey\":\(quoted(encryptionKey)),\"monitoring\":2,\"locatorInterval\":\(Self.locatorInterval),"
-            + "\"locatorDisplacement\":0,\"locatorPriority\":0,\"cmd\":false,\"remoteConfiguration\":false}"
+            + "\"locatorDisplacement\":0,\"cmd\":false,\"remoteConfiguration\":false}"
     }
 
-    /// The link OwnTracks opens: `owntracks:///config?inline=` and the standard Base64 of ``json``.
+    /// The link OwnTracks opens: `owntracks:///config?inline=` and the standard Base64 of ``json``,
+    /// its `+` written `%2B`: OwnTracks for Android decodes the query as a form (`URLDecoder`),
+    /// where a bare `+` is a space and the Base64 would no longer decode.
     public var link: String {
-        "owntracks:///config?inline=" + Data(json.utf8).base64EncodedString()
+        "owntracks:///config?inline=" + Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "%2B")
     }
 
     /// The configuration JSON a link carries, or nil when it is not an OwnTracks configuration link.

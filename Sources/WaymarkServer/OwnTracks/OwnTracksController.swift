@@ -73,7 +73,8 @@ struct OwnTracksController: Sendable {
             // The same pairing sent again (its answer was lost on the way): the device it made, with
             // a new secret, since the first never reached its owner. Another's nonce is a conflict.
             guard let existing = try await store.device(lookup: device.lookup)?.device, existing.ownerID == user.account.id,
-                  existing.revokedAt == nil, existing.sealedKey == body.sealedKey, existing.name == body.name else {
+                  existing.revokedAt == nil, existing.name == body.name,
+                  try Self.envelope(existing) == RouteEnvelope.decode(json: Data(body.sealedKey.utf8)) else {
                 throw APIError(.conflict, .conflict, "This nonce belongs to another device already; pair again with a new one.")
             }
             try await store.replaceSecret(id: existing.id, secretHash: secretHash)
@@ -113,7 +114,8 @@ struct OwnTracksController: Sendable {
             throw APIError.badRequest(.invalidEnvelope, "sealedKey is not a route envelope: \(error)")
         }
         // What is stored is the envelope as Waymark writes it, not the client's spelling of it.
-        return (name, nonce, String(decoding: try JSONEncoder().encode(envelope), as: UTF8.self))
+        // (RouteEnvelope.jsonData has a fixed key order; JSONEncoder's changes from call to call.)
+        return (name, nonce, String(decoding: envelope.jsonData(), as: UTF8.self))
     }
 
     @Sendable func list(_ request: Request) async throws -> Response {

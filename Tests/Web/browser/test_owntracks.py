@@ -91,7 +91,7 @@ def test_pair_owntracks_count_its_message_show_its_time_code_and_revoke_it(phone
     configuration = json.loads(base64.b64decode(text[len(LINK):], validate=True).decode())
     key = created.locator(".owntracks-key").text_content()
     assert list(configuration) == ["_type", "mode", "url", "auth", "username", "password", "deviceId", "tid", "encryptionKey",
-                                   "monitoring", "locatorInterval", "locatorDisplacement", "locatorPriority", "cmd", "remoteConfiguration"]
+                                   "monitoring", "locatorInterval", "locatorDisplacement", "cmd", "remoteConfiguration"]
     assert configuration["_type"] == "configuration" and configuration["mode"] == 3 and configuration["auth"] is True
     assert configuration["url"] == f"{server.url}/api/v1/owntracks" and configuration["url"].startswith("https://")
     assert configuration["username"] == device["username"] == account

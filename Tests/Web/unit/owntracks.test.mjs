@@ -20,7 +20,7 @@ test('the configuration link: exactly this JSON, keys in this order, as standard
   const { json, link } = owntracksConfiguration({ url: 'https://phone.test:8443/api/v1/owntracks', username: 'anna', password: 'ots_Secret/1+2', key: KEY });
   assert.equal(json, '{"_type":"configuration","mode":3,"url":"https://phone.test:8443/api/v1/owntracks","auth":true,'
     + '"username":"anna","password":"ots_Secret/1+2","deviceId":"waymark","tid":"WM","encryptionKey":"k7Hq2mXw9RtZ4vBn8sLd3fGj6pYc5aEu",'
-    + '"monitoring":2,"locatorInterval":10,"locatorDisplacement":0,"locatorPriority":0,"cmd":false,"remoteConfiguration":false}');
+    + '"monitoring":2,"locatorInterval":10,"locatorDisplacement":0,"cmd":false,"remoteConfiguration":false}');
   assert.ok(link.startsWith('owntracks:///config?inline='));
   const base64 = link.slice('owntracks:///config?inline='.length);
   assert.match(base64, /^[A-Za-z0-9+/]+={0,2}$/);
