@@ -207,7 +207,8 @@ def test_owntracks_positions_one_per_interval_reach_the_vault(phone_for, vault, 
     # An hour of fixes, one a minute at :30, some with speed (km/h) and course; one before and one
     # after the span, a message that is no location, and one under another key.
     berlin = ZoneInfo("Europe/Berlin")
-    base = int(time.time()) // 60 * 60 - 2 * 3600
+    # The span starts on a five-minute boundary: intervals are counted from the epoch.
+    base = int(time.time()) // 300 * 300 - 2 * 3600
     fixes = [{"_type": "location", "lat": 48.2 + i / 1000, "lon": 16.3, "tst": base + 30 + 60 * i, "acc": 8, "alt": 170, "vel": 18, "cog": 90, "tid": "WM"}
              for i in range(60)]
     others = [{"_type": "location", "lat": 1, "lon": 1, "tst": base - 100}, {"_type": "location", "lat": 2, "lon": 2, "tst": base + 3700},
@@ -232,7 +233,7 @@ def test_owntracks_positions_one_per_interval_reach_the_vault(phone_for, vault, 
     section.get_by_label(M["owntracks.passphrase"], exact=True).fill(PASSPHRASE)
     section.get_by_role("button", name=M["vault.owntracks.submit"]).click()
     expect(section.locator(".vault-owntracks-message")).to_have_text(
-        fill(M["vault.owntracks.added"], count=12, messages=64) + " " + fill(M["vault.owntracks.unreadable"], count=1))
+        fill(M["vault.owntracks.added"], count=12, messages=64) + " " + M["vault.owntracks.unreadable.one"])
     expect(page.locator(".vault-message")).to_have_text(fill(M["vault.user.uploadedSealed"], count=12))
     expect(page.locator(".vault-count")).to_have_text("0")
     full_shot(phone, "vault-owntracks")
