@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "WaymarkServer", targets: ["WaymarkServer"]),
         .library(name: "WaymarkRecorder", targets: ["WaymarkRecorder"]),
         .library(name: "WaymarkVault", targets: ["WaymarkVault"]),
+        .library(name: "WaymarkS3", targets: ["WaymarkS3"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -154,6 +155,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // S3-compatible object storage: AWS Signature Version 4 on swift-crypto (Soto is not reachable).
+        .target(
+            name: "WaymarkS3",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "waymark",
@@ -187,6 +195,7 @@ let package = Package(
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WaymarkRecorderTests", dependencies: ["WaymarkRecorder", "WaymarkCore", "WaymarkAPI", "WaymarkClient", "WaymarkTestSupport",
                                                                .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "WaymarkS3Tests", dependencies: ["WaymarkS3", "WaymarkTestSupport"]),
         .testTarget(name: "WaymarkVaultTests", dependencies: ["WaymarkVault", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkServerTests",
