@@ -160,6 +160,9 @@ let package = Package(
             name: "WaymarkS3",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // The command-line tool: argument parsing and printing only.
@@ -195,7 +198,9 @@ let package = Package(
                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "WaymarkRecorderTests", dependencies: ["WaymarkRecorder", "WaymarkCore", "WaymarkAPI", "WaymarkClient", "WaymarkTestSupport",
                                                                .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "WaymarkS3Tests", dependencies: ["WaymarkS3", "WaymarkTestSupport"]),
+        .testTarget(name: "WaymarkS3Tests", dependencies: [
+            "WaymarkS3", "WaymarkTestSupport", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         .testTarget(name: "WaymarkVaultTests", dependencies: ["WaymarkVault", "WaymarkCore", "WaymarkTestSupport"]),
         .testTarget(
             name: "WaymarkServerTests",
