@@ -68,6 +68,8 @@ struct Serve: AsyncParsableCommand {
     var satelliteTileURL: String?
     @Option(name: .long, help: "The attribution the route map shows for --satellite-tile-url's tiles.")
     var satelliteTileAttribution: String?
+    @Option(name: .long, help: ArgumentHelp("The receipt signing key, an Ed25519 private key in PEM (PKCS#8), instead of the one kept in the database (made on the first start, shared by every instance on it).", valueName: "file"), completion: .file())
+    var receiptKey: String?
     @Option(name: .long, help: "Whether anyone may create an account (open or closed; closed: waymark users create).")
     var registration: Registration = .open
     @Option(name: .long, help: ArgumentHelp("A TLE file of navigation satellites' orbits for the /sky page (CelesTrak's GNSS group: https://celestrak.org/NORAD/elements/gp.php?GROUP=gnss&FORMAT=tle); repeat for more (default: none, /sky has no data).", valueName: "file"), completion: .file())
@@ -115,6 +117,7 @@ struct Serve: AsyncParsableCommand {
         configuration.maxConnections = maxConnections
         configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.registrationOpen = registration == .open
+        configuration.receiptKeyFile = receiptKey.map { URL(fileURLWithPath: $0) }
         if let tileURL {
             configuration.tiles = try Self.tiles(tileURL, attribution: tileAttribution, option: "--tile-url")
         }

@@ -138,36 +138,75 @@ struct ReceiptAPITests {
         }
     }
 
-    @Test("The key file is made 0600 on the first start, kept across restarts, and a corrupt one stops the server naming it", arguments: TestDatabase.all)
-    func keyFile(database: TestDatabase) async throws {
+    @Test("The key is made once and kept in the database: a restart signs with it, nothing is written to the data folder, and receipts verify")
+    func keyInDatabase() async throws {
         let folder = try TemporaryFolder()
         let data = folder.url.appendingPathComponent("data")
-        let file = data.appendingPathComponent("receipt-ed25519.key")
         let photoData = try await TestPhoto.jpeg(in: folder.url, gps: nil)
-        let (first, receipt) = try await withServer(database, dataDirectory: data) { server in
+        let (first, receipt) = try await withServer(.sqlite, dataDirectory: data) { server in
             let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
             let photo = try await server.upload(photoData, token: alice.token).decode(PhotoDTO.self)
             let receipt = try await server.send(.GET, "/api/v1/photos/\(photo.id)/receipt", headers: TestServer.bearer(alice.token))
             return (try await Self.publicKey(server), Data(receipt.body.readableBytesView))
         }
-        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: data.path).filter { $0.hasSuffix(".tmp") }
-        #expect(leftovers.isEmpty)
-        let again = try await withServer(database, dataDirectory: data) { server in try await Self.publicKey(server) }
+        #expect(!FileManager.default.fileExists(atPath: ReceiptKeyFile.url(in: data).path), "the key is the database's")
+        let again = try await withServer(.sqlite, dataDirectory: data) { server in try await Self.publicKey(server) }
         #expect(again == first, "the same key after a restart")
         #expect(try PhotoReceipt(json: receipt).verify(image: photoData, trustedKey: Data(base64Encoded: again)).isValid)
+    }
 
+    @Test("A server from before brings its data folder's key into the database; a corrupt one stops the server naming it, before anything is stored")
+    func legacyKeyFile() async throws {
+        let folder = try TemporaryFolder()
+        let data = folder.url.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let file = ReceiptKeyFile.url(in: data)
         for corrupt in [Data("-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n".utf8), Data(), Data([0xFF, 0xFE, 0x00])] {
             try corrupt.write(to: file)
             do {
-                try await withServer(database, dataDirectory: data) { _ in }
+                try await withServer(.sqlite, dataDirectory: data) { _ in }
                 Issue.record("the server started with a corrupt key file")
             } catch let error as ReceiptKeyFileError {
                 #expect(error.description.contains(file.path) && error.description.contains("not an Ed25519 private key"), "\(error)")
             }
         }
-        #expect(try Data(contentsOf: file).isEmpty == false, "a corrupt key is never replaced behind the operator's back")
+        let old = ReceiptSigningKey()
+        try Data(old.pem.utf8).write(to: file)
+        let adopted = try await withServer(.sqlite, dataDirectory: data) { server in try await Self.publicKey(server) }
+        #expect(adopted == old.publicKey.base64EncodedString(), "receipts signed before keep verifying")
+        try FileManager.default.removeItem(at: file)
+        let kept = try await withServer(.sqlite, dataDirectory: data) { server in try await Self.publicKey(server) }
+        #expect(kept == adopted, "kept in the database once brought in")
+    }
+
+    @Test("Two instances with their own data folders on one PostgreSQL sign with one key: a receipt of one verifies with the other's public key",
+          arguments: TestDatabase.all.filter { $0 == .postgres })
+    func oneKeyForEveryInstance(database: TestDatabase) async throws {
+        let folder = try TemporaryFolder()
+        let photoData = try await TestPhoto.jpeg(in: folder.url, gps: nil)
+        let receipt = try await withServer(database, dataDirectory: folder.url.appendingPathComponent("one")) { server in
+            let alice = try await server.register("alice-\(UUID().uuidString.prefix(8).lowercased())")
+            let photo = try await server.upload(photoData, token: alice.token).decode(PhotoDTO.self)
+            return Data(try await server.send(.GET, "/api/v1/photos/\(photo.id)/receipt", headers: TestServer.bearer(alice.token)).body.readableBytesView)
+        }
+        let other = try await withServer(database, dataDirectory: folder.url.appendingPathComponent("two")) { server in try await Self.publicKey(server) }
+        #expect(try PhotoReceipt(json: receipt).verify(image: photoData, trustedKey: Data(base64Encoded: other)).isValid)
+    }
+
+    @Test("--receipt-key FILE signs with the operator's key; a missing file stops the server naming it", arguments: TestDatabase.all)
+    func operatorsKey(database: TestDatabase) async throws {
+        let folder = try TemporaryFolder()
+        let key = ReceiptSigningKey(), file = folder.url.appendingPathComponent("operator.pem")
+        try Data(key.pem.utf8).write(to: file)
+        let used = try await withServer(database, configuration: { $0.receiptKeyFile = file }) { server in try await Self.publicKey(server) }
+        #expect(used == key.publicKey.base64EncodedString())
+        let missing = folder.url.appendingPathComponent("missing.pem")
+        do {
+            try await withServer(database, configuration: { $0.receiptKeyFile = missing }) { _ in }
+            Issue.record("the server started without its key file")
+        } catch let error as ReceiptKeyFileError {
+            #expect(error.description.contains(missing.path), "\(error)")
+        }
     }
 
     @Test("Servers starting at once on a new data folder make one key between them; a folder in the key's place is refused by name")

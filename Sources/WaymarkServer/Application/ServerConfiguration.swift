@@ -15,6 +15,9 @@ public struct ServerConfiguration: Sendable {
     /// TLS follows the URL's `sslmode` (or `tlsmode`) parameter, e.g. `?sslmode=require`;
     /// without one, the connection is unencrypted.
     public var databaseURL: String?
+    /// The receipt signing key's file (`waymark serve --receipt-key`), instead of the one the
+    /// database keeps (``ReceiptKeyStore``).
+    public var receiptKeyFile: URL?
     /// The address to listen on.
     public var host: String = "127.0.0.1"
     /// The TCP port to listen on.

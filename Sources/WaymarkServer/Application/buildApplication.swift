@@ -91,8 +91,8 @@ func configure(_ app: Application, _ configuration: ServerConfiguration, _ depen
     let uploader = PhotoUploader(photos: stores.photos, blobs: blobs, media: media, clock: clock, locks: BlobLocks())
     let gazetteer = GazetteerLoader.fromEnvironment(logger: app.logger)
     // The receipt signing key (made on the first start) also keys the lists' cursors.
-    let directory = configuration.dataDirectory, logger = app.logger
-    let receiptKey = try await media.runIfActive { try ReceiptKeyFile.loadOrCreate(in: directory, logger: logger) }
+    // It is the database's (one for every instance on it) or the operator's file.
+    let receiptKey = try await ReceiptKeyStore.load(configuration, database: app.serverDatabase, logger: app.logger)
     let photos = PhotoService(PhotoController(photos: stores.photos, accounts: stores.accounts, blobs: blobs, uploader: uploader, gazetteer: gazetteer,
                                               cursors: CursorSeal(deriving: receiptKey.privateKey.rawRepresentation)))
 

@@ -7,7 +7,7 @@ import WaymarkCore
 /// the endpoints that hand them out (``ReceiptController``).
 struct ReceiptArea: ServerArea {
     var contract: String { "receipts" }
-    var migrations: [any Migration] { [AddPhotoReceipts()] }
+    var migrations: [any Migration] { [AddPhotoReceipts(), CreateServerKeys()] }
 
     /// Gives the signing key (loaded or made at start; a key file that cannot be used stops the
     /// server, naming it) to the photo uploader and registers the routes.

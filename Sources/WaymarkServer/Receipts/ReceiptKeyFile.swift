@@ -44,7 +44,7 @@ enum ReceiptKeyFile {
     }
 
     /// The key in `file`; `nil` when there is no such file.
-    private static func load(_ file: URL, logger: Logger) throws(ReceiptKeyFileError) -> ReceiptSigningKey? {
+    static func load(_ file: URL, logger: Logger) throws(ReceiptKeyFileError) -> ReceiptSigningKey? {
         var status = stat()
         guard stat(file.path, &status) == 0 else {
             if errno == ENOENT { return nil }
