@@ -2,7 +2,7 @@
 // service worker keeps for offline use, each with its SHA-256 (checked as it is cached), and the
 // cache's name, made from them.
 
-export const VERSION = 'waymark-shell-2026-12-08-321ef600baff04c2';
+export const VERSION = 'waymark-shell-2026-12-08-6a14c8579407d631';
 
 /** @type {ReadonlyArray<readonly [string, string]>} URL path, Subresource Integrity */
 export const SHELL_MANIFEST = Object.freeze([
@@ -69,7 +69,7 @@ export const SHELL_MANIFEST = Object.freeze([
   ['/inspection/words.js', 'sha256-OQRFAWL26dtZqaxolyqy7tdgEqHQfiRzSkpeymjO4nQ='],
   ['/manifest.webmanifest', 'sha256-s9pzztpsiAmNhu7OgYLmFYmeXipxgX8r88j8EIncjy4='],
   ['/owntracks/configuration.js', 'sha256-mo/BNQk2fdOIfS+tyYXB+gK6WMLuJgbUAMBGx+1JyKs='],
-  ['/owntracks/devices.js', 'sha256-WJOy9ZD+j2C7o4IHqFQ0oqTUDjPZjMi6piXfLI+DM2A='],
+  ['/owntracks/devices.js', 'sha256-QFC6sSV/aTlMY5oXcN8MilM5SXWDOoeo0Fgo50TYCac='],
   ['/owntracks/messages.js', 'sha256-7DmyzxBvS+5TEL2ocO2P78D/CeGu9yfM4bJe5HcycPw='],
   ['/owntracks/ui/account.js', 'sha256-pQhznaG86jSVqMK0OL+0LVrRCbr8hexUrqjcdggsb/0='],
   ['/paths/local.js', 'sha256-83aFan8WBS/qYbaWwx3k2Fhw9xzjl1owT0vbx/sKt9M='],
