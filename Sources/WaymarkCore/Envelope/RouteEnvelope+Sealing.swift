@@ -14,15 +14,7 @@ extension RouteEnvelope {
     ///   - nonce: The QR nonce; the route opens only together with it.
     ///   - kdf: The key derivation to use.
     public static func seal(_ route: Route, passphrase: String, nonce: String, kdf: KDFChoice = .scrypt()) throws -> RouteEnvelope {
-        var generator = SystemRandomNumberGenerator()
-        let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let iv = Data((0..<12).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        let parameters: KDF
-        switch kdf {
-        case let .scrypt(n, r, p): parameters = .scrypt(n: n, r: r, p: p, salt: salt)
-        case let .pbkdf2(iterations): parameters = .pbkdf2(iterations: iterations, salt: salt)
-        }
-        return try seal(plaintext: RoutePlaintext.encode(route), passphrase: passphrase, nonce: nonce, kdf: parameters, iv: iv)
+        try seal(.route, RoutePlaintext.encode(route), passphrase: passphrase, nonce: nonce, kdf: kdf)
     }
 
     /// Encrypts a secret that is not a route (an OwnTracks device's key) exactly as a route is

@@ -1,4 +1,3 @@
-import Crypto
 import Vapor
 import WaymarkAPI
 
@@ -22,7 +21,7 @@ struct OwnTracksAuthenticator: AsyncMiddleware {
         guard let basic = request.headers.basicAuthorization else {
             throw Self.refusal("Send the account's username and the OwnTracks device's secret with HTTP Basic (set them in OwnTracks' connection settings).")
         }
-        let presented = Array(SHA256.hash(data: Data(basic.password.utf8)).hexString.utf8)
+        let presented = Array(AccountService.tokenHash(basic.password).utf8)
         let account = try await accounts.account(username: basic.username.lowercased())
         var candidates: [StoredOwnTracksDevice] = []
         if let account { candidates = try await devices.activeDevices(owner: account.id) }
@@ -46,9 +45,4 @@ struct OwnTracksAuthenticator: AsyncMiddleware {
         error.headers.replaceOrAdd(name: .wwwAuthenticate, value: challenge)
         return error
     }
-}
-
-extension Sequence where Element == UInt8 {
-    /// Lowercase hexadecimal digits.
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
 }

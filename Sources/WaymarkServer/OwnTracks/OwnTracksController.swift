@@ -1,4 +1,3 @@
-import Crypto
 import Vapor
 import WaymarkAPI
 import WaymarkCore
@@ -36,7 +35,7 @@ struct OwnTracksController: Sendable {
         // OwnTracks posts an empty body when a friend is removed: nothing to keep.
         if !body.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             let data = try Self.encryptedData(body)
-            let digest = SHA256.hash(data: Data(data.utf8)).hexString
+            let digest = AccountService.tokenHash(data)
             let stored = try await store.append(device: sender.device.id, data: data, digest: digest, receivedAt: clock.now())
             request.logger.info("owntracks message", metadata: ["device": "\(sender.device.id)", "bytes": "\(data.utf8.count)", "new": "\(stored)"])
         }
@@ -65,7 +64,7 @@ struct OwnTracksController: Sendable {
         let user = try request.auth.require(SignedInUser.self)
         let body = try Self.creation(request.body.data.map { Data($0.readableBytesView) } ?? Data())
         let secret = "wmo_" + RandomToken.make(bytes: 32)
-        let secretHash = SHA256.hash(data: Data(secret.utf8)).hexString
+        let secretHash = AccountService.tokenHash(secret)
         var device = StoredOwnTracksDevice(
             id: UUID(), ownerID: user.account.id, name: body.name, nonce: body.nonce, lookup: RouteKeys.lookupKey(nonce: body.nonce),
             secretHash: secretHash, sealedKey: body.sealedKey, createdAt: clock.now(), revokedAt: nil)
@@ -145,21 +144,8 @@ struct OwnTracksController: Sendable {
     }
 
     @Sendable func messages(_ request: Request) async throws -> Response {
-        func instant(_ name: String) throws -> Date? {
-            guard let text = try? request.query.get(String.self, at: name) else { return nil }
-            guard let date = InternetTime.date(text) else {
-                throw APIError.badRequest(.invalidQuery, "\(name) must be an ISO 8601 time with its zone, e.g. 2026-06-01T10:00:00Z.")
-            }
-            return date
-        }
-        let from = try instant("from"), to = try instant("to")
-        var limit = 500
-        if let text = try? request.query.get(String.self, at: "limit") {
-            guard let value = Int(text), (1...Self.maxPage).contains(value) else {
-                throw APIError.badRequest(.invalidQuery, "limit must be a whole number from 1 to \(Self.maxPage).")
-            }
-            limit = value
-        }
+        let from = try request.queryInstant("from"), to = try request.queryInstant("to")
+        let limit = try request.queryLimit(1...Self.maxPage, otherwise: 500)
         var after: Int64?
         if let text = try? request.query.get(String.self, at: "cursor"), !text.isEmpty {
             guard let value = Int64(text), value >= 0 else { throw APIError.invalidCursor }

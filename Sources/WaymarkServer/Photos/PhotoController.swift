@@ -88,13 +88,6 @@ struct PhotoController: Sendable {
             }
             return value
         }
-        func instant(_ name: String) throws -> Date? {
-            guard let text = try? request.query.get(String.self, at: name) else { return nil }
-            guard let date = InternetTime.date(text) else {
-                throw APIError.badRequest(.invalidQuery, "\(name) must be an ISO 8601 time with its zone, e.g. 2026-06-01T10:00:00Z.")
-            }
-            return date
-        }
         guard let latitude = try number("latitude"), let longitude = try number("longitude") else {
             throw APIError.badRequest(.invalidQuery, "latitude and longitude are required: ?latitude=46.05&longitude=14.5.")
         }
@@ -118,8 +111,8 @@ struct PhotoController: Sendable {
             }
             query.limit = whole
         }
-        query.from = try instant("from")
-        query.to = try instant("to")
+        query.from = try request.queryInstant("from")
+        query.to = try request.queryInstant("to")
         if let text = try? request.query.get(String.self, at: "cursor"), !text.isEmpty {
             guard let cursor = cursors.open(NearbyCursor.self, from: text, binding: query.cursorBinding(Self.cursorKind)),
                   cursor.fits(radius: query.radius)

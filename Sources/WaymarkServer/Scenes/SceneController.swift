@@ -89,13 +89,7 @@ struct SceneController: Sendable {
 
     @Sendable func mine(_ request: Request) async throws -> Response {
         let user = try request.auth.require(SignedInUser.self).account.id
-        var limit = 50
-        if let text = try? request.query.get(String.self, at: "limit") {
-            guard let value = Int(text), SceneNearbyQuery.limits.contains(value) else {
-                throw APIError.badRequest(.invalidQuery, "limit must be a whole number from 1 to 500.")
-            }
-            limit = value
-        }
+        let limit = try request.queryLimit(SceneNearbyQuery.limits, otherwise: 50)
         var cursor: SceneListCursor?
         if let text = try? request.query.get(String.self, at: "cursor"), !text.isEmpty {
             guard let value = cursors.open(SceneListCursor.self, from: text, binding: SceneListCursor.binding(owner: user)), value.createdAt.isFinite
